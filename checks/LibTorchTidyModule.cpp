@@ -1,0 +1,31 @@
+//===--- LibTorchTidyModule.cpp - torch-tidy ------------------------------===//
+
+#include "ClangTidyModule.h"
+#include "ClangTidyModuleRegistry.h"
+#include "UnregisteredBufferCheck.h"
+#include "UnregisteredSubmoduleCheck.h"
+
+namespace clang::tidy {
+namespace libtorch {
+
+class LibTorchModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<UnregisteredBufferCheck>(
+        "libtorch-unregistered-buffer");
+    CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(
+        "libtorch-unregistered-submodule");
+  }
+};
+
+} // namespace libtorch
+
+// Register the module using this statically initialized variable.
+static ClangTidyModuleRegistry::Add<libtorch::LibTorchModule>
+    X("libtorch-module", "Adds checks for LibTorch (PyTorch C++) code.");
+
+// This anchor is used to force the linker to link in the generated object
+// file and thus register the LibTorchModule.
+volatile int LibTorchModuleAnchorSource = 0; // NOLINT(misc-use-internal-linkage)
+
+} // namespace clang::tidy

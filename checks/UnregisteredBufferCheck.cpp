@@ -1,0 +1,38 @@
+//===--- UnregisteredBufferCheck.cpp - torch-tidy -------------------------===//
+
+#include "UnregisteredBufferCheck.h"
+
+namespace clang::tidy::libtorch {
+
+bool UnregisteredBufferCheck::isReportable(
+    const torchtidy::MemberFacts &Facts) const {
+  if (Facts.Class.K != torchtidy::MemberClass::Tensor)
+    return false;
+  // A tensor that the building code never writes is a cache filled later
+  // (forward's last output, say), not state of the module.
+  for (const torchtidy::MemberWrite &W : Facts.Writes)
+    if (!W.IsNull)
+      return true;
+  return false;
+}
+
+void UnregisteredBufferCheck::report(const FieldDecl *Field,
+                                     const CXXRecordDecl *Owner,
+                                     const torchtidy::MemberFacts &Facts) {
+  {
+    auto Diag =
+        diag(Field->getLocation(),
+             "%select{tensor member|member}0 %1 of module %2 "
+             "%select{is|holds tensors that are}0 never registered; "
+             "module->to(device) leaves %select{it|them}0 behind and "
+             "parameters(), buffers() and torch::save miss %select{it|them}0; "
+             "assign %select{it|them}0 from register_buffer() or "
+             "register_parameter()")
+        << Facts.Class.InContainer << Field << Owner;
+    if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
+      addRegistrationFix(Diag, Field, Owner, *W, "register_buffer");
+  }
+  noteWrites(Field, Facts);
+}
+
+} // namespace clang::tidy::libtorch

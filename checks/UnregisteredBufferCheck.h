@@ -1,0 +1,28 @@
+//===--- UnregisteredBufferCheck.h - torch-tidy -----------------*- C++ -*-===//
+
+#ifndef TORCHTIDY_CHECKS_UNREGISTEREDBUFFERCHECK_H
+#define TORCHTIDY_CHECKS_UNREGISTEREDBUFFERCHECK_H
+
+#include "UnregisteredMemberCheckBase.h"
+
+namespace clang::tidy::libtorch {
+
+/// Finds tensor data members of a torch::nn::Module subclass that are never
+/// registered with register_buffer or register_parameter.
+///
+/// For the user-facing documentation see:
+/// docs/checks/unregistered-buffer.md
+class UnregisteredBufferCheck : public UnregisteredMemberCheckBase {
+public:
+  UnregisteredBufferCheck(StringRef Name, ClangTidyContext *Context)
+      : UnregisteredMemberCheckBase(Name, Context) {}
+
+protected:
+  bool isReportable(const torchtidy::MemberFacts &Facts) const override;
+  void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
+              const torchtidy::MemberFacts &Facts) override;
+};
+
+} // namespace clang::tidy::libtorch
+
+#endif

@@ -1,0 +1,150 @@
+//===--- UnregisteredMemberCheckBase.cpp - torch-tidy ---------------------===//
+
+#include "UnregisteredMemberCheckBase.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::libtorch {
+
+UnregisteredMemberCheckBase::UnregisteredMemberCheckBase(
+    StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      IgnoredMembers(Options.get("IgnoredMembers", "")) {
+  if (!IgnoredMembers.empty()) {
+    llvm::Regex R("^(" + IgnoredMembers + ")$");
+    std::string Error;
+    if (R.isValid(Error))
+      IgnoredMembersRegex.emplace(std::move(R));
+    else
+      configurationDiag("invalid regular expression in %0.IgnoredMembers "
+                        "'%1': %2; the option is ignored")
+          << Name << IgnoredMembers << Error;
+  }
+}
+
+void UnregisteredMemberCheckBase::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "IgnoredMembers", IgnoredMembers);
+}
+
+void UnregisteredMemberCheckBase::registerMatchers(MatchFinder *Finder) {
+  // Only class definitions written in user code: the torch headers hold
+  // thousands of classes, and the location test is the cheapest one.
+  Finder->addMatcher(cxxRecordDecl(unless(isExpansionInSystemHeader()),
+                                   isDefinition(), unless(isImplicit()))
+                         .bind("record"),
+                     this);
+}
+
+void UnregisteredMemberCheckBase::check(
+    const MatchFinder::MatchResult &Result) {
+  const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("record");
+  if (!RD || RD->isLambda() || RD->isUnion() || RD->isInvalidDecl())
+    return;
+  // A class template is analysed once, as written; its instantiations
+  // would repeat the same findings.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    if (!isa<ClassTemplatePartialSpecializationDecl>(Spec) &&
+        Spec->getSpecializationKind() != TSK_ExplicitSpecialization)
+      return;
+  // Code that does not compile may have lost the very call that registers
+  // a member; say nothing rather than guess.
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  if (!torchtidy::isModuleClass(RD))
+    return;
+
+  torchtidy::ModuleRegistration Registration;
+  const bool Complete = Registration.analyze(RD);
+  for (const auto &[Field, Facts] : Registration.members()) {
+    if (Facts.Registered) {
+      RegisteredSomewhere.insert(Field);
+      continue;
+    }
+    if (!Complete || Field->getParent() != RD || !isReportable(Facts))
+      continue;
+    if (IgnoredMembersRegex && Field->getIdentifier() &&
+        IgnoredMembersRegex->match(Field->getName()))
+      continue;
+    Candidates.push_back({Field, RD, Facts});
+  }
+}
+
+void UnregisteredMemberCheckBase::onEndOfTranslationUnit() {
+  for (const Candidate &C : Candidates)
+    if (!RegisteredSomewhere.count(C.Field))
+      report(C.Field, C.Owner, C.Facts);
+  Candidates.clear();
+  RegisteredSomewhere.clear();
+}
+
+const torchtidy::MemberWrite *UnregisteredMemberCheckBase::rewritableWrite(
+    const torchtidy::MemberFacts &Facts) {
+  if (Facts.Class.InContainer)
+    return nullptr;
+  const torchtidy::MemberWrite *Only = nullptr;
+  for (const torchtidy::MemberWrite &W : Facts.Writes) {
+    if (W.IsNull)
+      continue;
+    if (Only)
+      return nullptr;
+    Only = &W;
+  }
+  if (!Only || !Only->IsTopLevelAssignment || !Only->Value)
+    return nullptr;
+  return Only;
+}
+
+void UnregisteredMemberCheckBase::addRegistrationFix(
+    DiagnosticBuilder &Diag, const FieldDecl *Field, const CXXRecordDecl *Owner,
+    const torchtidy::MemberWrite &W, StringRef Registrar) {
+  const SourceManager &SM = Field->getASTContext().getSourceManager();
+  const LangOptions &LO = Field->getASTContext().getLangOpts();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(W.Value->getSourceRange()), SM, LO);
+  // Only rewrite what is spelled in the file, not inside a macro.
+  if (Range.isInvalid() || W.Value->getBeginLoc().isMacroID() ||
+      W.Value->getEndLoc().isMacroID())
+    return;
+  StringRef Name = Field->getName();
+  StringRef Key = Name.rtrim('_');
+  if (Key.empty())
+    Key = Name;
+  // In a class template with a dependent base, the inherited member needs
+  // `this->` to be found.
+  std::string Prefix = Owner->isDependentContext() ? "this->" : "";
+  Diag << FixItHint::CreateInsertion(Range.getBegin(),
+                                     (Prefix + Registrar + "(\"" + Key + "\", ")
+                                         .str())
+       << FixItHint::CreateInsertion(Range.getEnd(), ")");
+}
+
+void UnregisteredMemberCheckBase::noteWrites(
+    const FieldDecl *Field, const torchtidy::MemberFacts &Facts) {
+  for (const torchtidy::MemberWrite &W : Facts.Writes) {
+    if (W.IsNull || !W.Site)
+      continue;
+    StringRef How;
+    switch (W.How) {
+    case torchtidy::MemberWrite::DefaultMemberInit:
+    case torchtidy::MemberWrite::ConstructorInit:
+      How = "initialised here";
+      break;
+    case torchtidy::MemberWrite::Assignment:
+      How = "assigned here";
+      break;
+    case torchtidy::MemberWrite::ContainerFill:
+      How = "filled here";
+      break;
+    }
+    diag(W.Site->getBeginLoc(), "%0 is %1, without registration",
+         DiagnosticIDs::Note)
+        << Field << How;
+  }
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,65 @@
+//===--- UnregisteredMemberCheckBase.h - torch-tidy -------------*- C++ -*-===//
+//
+// Shared matching and reporting of the two registration checks. A member is
+// reported at the end of the translation unit, so that a derived class's
+// constructor registering a member of its base (in the same TU) counts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_CHECKS_UNREGISTEREDMEMBERCHECKBASE_H
+#define TORCHTIDY_CHECKS_UNREGISTEREDMEMBERCHECKBASE_H
+
+#include "ClangTidyCheck.h"
+#include "torchtidy/analysis/Registration.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Regex.h"
+
+#include <optional>
+
+namespace clang::tidy::libtorch {
+
+class UnregisteredMemberCheckBase : public ClangTidyCheck {
+public:
+  UnregisteredMemberCheckBase(StringRef Name, ClangTidyContext *Context);
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus17;
+  }
+
+protected:
+  /// Whether this check reports members of this kind.
+  virtual bool isReportable(const torchtidy::MemberFacts &Facts) const = 0;
+  /// Emits the warning (and fix-its) for one unregistered member.
+  virtual void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
+                      const torchtidy::MemberFacts &Facts) = 0;
+
+  /// The single write a fix-it may rewrite, else null.
+  static const torchtidy::MemberWrite *
+  rewritableWrite(const torchtidy::MemberFacts &Facts);
+  /// `register_xxx("name", value)` around the value of \p W.
+  void addRegistrationFix(DiagnosticBuilder &Diag, const FieldDecl *Field,
+                          const CXXRecordDecl *Owner,
+                          const torchtidy::MemberWrite &W,
+                          StringRef Registrar);
+  /// A note at each write of the member.
+  void noteWrites(const FieldDecl *Field, const torchtidy::MemberFacts &Facts);
+
+private:
+  struct Candidate {
+    const FieldDecl *Field;
+    const CXXRecordDecl *Owner;
+    torchtidy::MemberFacts Facts;
+  };
+  const std::string IgnoredMembers;
+  std::optional<llvm::Regex> IgnoredMembersRegex;
+  std::vector<Candidate> Candidates;
+  llvm::DenseSet<const FieldDecl *> RegisteredSomewhere;
+};
+
+} // namespace clang::tidy::libtorch
+
+#endif

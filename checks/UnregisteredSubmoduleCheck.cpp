@@ -1,0 +1,49 @@
+//===--- UnregisteredSubmoduleCheck.cpp - torch-tidy ----------------------===//
+
+#include "UnregisteredSubmoduleCheck.h"
+
+namespace clang::tidy::libtorch {
+
+void UnregisteredSubmoduleCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  UnregisteredMemberCheckBase::storeOptions(Opts);
+  Options.store(Opts, "IncludeStateless", IncludeStateless);
+}
+
+bool UnregisteredSubmoduleCheck::isReportable(
+    const torchtidy::MemberFacts &Facts) const {
+  if (Facts.Class.K != torchtidy::MemberClass::Submodule)
+    return false;
+  if (!IncludeStateless && torchtidy::isStatelessModule(Facts.Class.Module))
+    return false;
+  bool Constructed = false, AnyWrite = false;
+  for (const torchtidy::MemberWrite &W : Facts.Writes) {
+    AnyWrite = true;
+    Constructed |= !W.IsNull;
+  }
+  // A holder that nothing initialises default-constructs its module; a
+  // `{nullptr}` holder or an empty shared_ptr holds nothing.
+  if (!AnyWrite && !Facts.Class.IsSharedPtr && !Facts.Class.InContainer)
+    Constructed = true;
+  return Constructed;
+}
+
+void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,
+                                        const CXXRecordDecl *Owner,
+                                        const torchtidy::MemberFacts &Facts) {
+  {
+    auto Diag =
+        diag(Field->getLocation(),
+             "%select{submodule %1|member %1, a container of submodules,}0 of "
+             "module %2 is never registered; the optimizer, "
+             "module->to(device), torch::save and eval() do not reach "
+             "%select{its|their}0 parameters and state; assign "
+             "%select{it|them}0 from register_module()")
+        << Facts.Class.InContainer << Field << Owner;
+    if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
+      addRegistrationFix(Diag, Field, Owner, *W, "register_module");
+  }
+  noteWrites(Field, Facts);
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,101 @@
+//===--- Registration.h - Which module members are registered -*- C++ -*-===//
+//
+// Answers "is this data member of a torch::nn::Module registered?" from the
+// code that builds the module: its constructors (init lists included), its
+// default member initialisers, `reset()`, and the member functions they call.
+// A member is registered when it is initialised or assigned from
+// register_buffer/register_parameter/register_module (also through a chain
+// such as `.set_requires_grad(true)`), when it is itself passed to one of
+// them, when a container member is filled from them or iterated into them,
+// or when it is assigned from a variable that is passed to one of them (the
+// two share the TensorImpl or the module Impl).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_REGISTRATION_H
+#define TORCHTIDY_ANALYSIS_REGISTRATION_H
+
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace torchtidy {
+
+/// One place where the building code writes a member.
+struct MemberWrite {
+  enum Kind {
+    DefaultMemberInit, ///< `torch::Tensor w = ...;` in the class
+    ConstructorInit,   ///< `w(...)` in a constructor's init list
+    Assignment,        ///< `w = ...;` (or `ws[i] = ...;`)
+    ContainerFill,     ///< `ws.push_back(...)`, `ws.emplace(...)`...
+  } How = Assignment;
+  /// The assignment, initialiser or mutating call.
+  const clang::Expr *Site = nullptr;
+  /// The value written (the right-hand side), when there is a single one.
+  const clang::Expr *Value = nullptr;
+  /// The function whose code writes it (null for a default member
+  /// initialiser).
+  const clang::FunctionDecl *Function = nullptr;
+  /// `M = value;` as a full statement at the top of the body of a
+  /// constructor or of reset(): the shape the fix-its rewrite.
+  bool IsTopLevelAssignment = false;
+  /// The value is `nullptr` (an empty holder or shared_ptr).
+  bool IsNull = false;
+};
+
+/// What the building code of a module does with one member.
+struct MemberFacts {
+  MemberClass Class;
+  bool Registered = false;
+  /// Where it is registered (the register_* call), when it is.
+  const clang::Expr *RegisteredAt = nullptr;
+  /// Writes in the building code, in source order.
+  llvm::SmallVector<MemberWrite, 2> Writes;
+  /// Any initialiser at all (default member initialiser or init list).
+  bool HasInitializer = false;
+};
+
+/// The registration facts of every tensor and submodule member of one
+/// module class.
+class ModuleRegistration {
+public:
+  /// Analyses \p RD. Returns false, and knows nothing, when the code that
+  /// would prove a member registered is not in this translation unit: a
+  /// user-declared constructor, `reset()` or a member function they call that
+  /// has no body here.
+  bool analyze(const clang::CXXRecordDecl *RD);
+
+  /// Facts about each tensor or submodule member, in declaration order.
+  /// Members of bases are included when this class's building code
+  /// registers them.
+  const llvm::MapVector<const clang::FieldDecl *, MemberFacts> &
+  members() const {
+    return Members;
+  }
+
+  /// The building functions that were walked, in the order they were found.
+  llvm::ArrayRef<const clang::FunctionDecl *> buildingFunctions() const {
+    return Walked;
+  }
+
+private:
+  llvm::MapVector<const clang::FieldDecl *, MemberFacts> Members;
+  llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
+};
+
+/// The callee of \p Call is register_buffer, register_parameter or
+/// register_module of torch::nn::Module (or, in a template with a dependent
+/// base, a call by that name through `this`).
+bool isRegistrationCall(const clang::Expr *Call);
+
+/// \p E is a registration call, possibly converted, copied or followed by a
+/// method chain such as `.set_requires_grad(true)`.
+bool isRegistrationExpr(const clang::Expr *E);
+
+} // namespace torchtidy
+
+#endif

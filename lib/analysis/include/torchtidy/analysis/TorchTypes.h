@@ -1,0 +1,71 @@
+//===--- TorchTypes.h - Recognise LibTorch types by declaration -*- C++ -*-===//
+//
+// LibTorch is recognised by canonical declarations, never by spelling:
+// `torch::Tensor` is `at::Tensor`, `torch::nn::Linear` is a class derived from
+// `torch::nn::ModuleHolder<LinearImpl>`, and `TORCH_MODULE(Net)` hides the
+// holder of a user's `NetImpl`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_TORCHTYPES_H
+#define TORCHTIDY_ANALYSIS_TORCHTYPES_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace torchtidy {
+
+/// True when \p D is named \p Name and sits in exactly the namespaces
+/// \p Namespaces (outermost first); inline namespaces are ignored.
+bool hasQualifiedName(const clang::NamedDecl *D, llvm::StringRef Name,
+                      llvm::ArrayRef<llvm::StringRef> Namespaces);
+
+/// `at::Tensor` under any alias (`torch::Tensor`, `torch::autograd::Variable`).
+bool isTensorType(clang::QualType T);
+
+/// `torch::nn::Module` itself.
+bool isModuleBaseClass(const clang::CXXRecordDecl *RD);
+
+/// \p RD derives from `torch::nn::Module`: directly, through user bases,
+/// through `torch::nn::Cloneable<T>`, or through a dependent base of a class
+/// template whose template derives from it.
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+
+/// The module class held by a `torch::nn::ModuleHolder<T>` (or a class derived
+/// from one, such as `torch::nn::Linear` or a user `TORCH_MODULE`), else null.
+const clang::CXXRecordDecl *getHolderModule(clang::QualType T);
+
+/// The module class \p T points to when it is `std::shared_ptr<M>` with M a
+/// module class, else null.
+const clang::CXXRecordDecl *getSharedPtrModule(clang::QualType T);
+
+/// A parameter- and buffer-free LibTorch module without train/eval behaviour
+/// (ReLU, Flatten, MaxPool2d, ...), given its implementation class.
+bool isStatelessModule(const clang::CXXRecordDecl *Impl);
+
+/// Element type of a standard container (`std::vector`, `std::array`,
+/// `std::deque`, `std::list`, the mapped type of `std::map`,
+/// `std::unordered_map` and `torch::OrderedDict`), else a null type.
+clang::QualType getContainerElementType(clang::QualType T);
+
+/// The `T` of `c10::optional<T>` / `std::optional<T>`, else a null type.
+clang::QualType getOptionalValueType(clang::QualType T);
+
+/// What a data member of a module holds, as far as registration cares.
+struct MemberClass {
+  enum Kind { None, Tensor, Submodule } K = None;
+  bool InContainer = false;   ///< std::vector<Tensor>, std::vector<Linear>...
+  bool IsOptional = false;    ///< c10::optional<Tensor>
+  bool IsSharedPtr = false;   ///< std::shared_ptr<XImpl> rather than a holder
+  const clang::CXXRecordDecl *Module = nullptr; ///< Submodule: its class
+};
+
+/// Classifies the type of a module's data member.
+MemberClass classifyMemberType(clang::QualType T);
+
+} // namespace torchtidy
+
+#endif

@@ -1,0 +1,490 @@
+//===--- Registration.cpp - Which module members are registered -----------===//
+
+#include "torchtidy/analysis/Registration.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+static bool isRegistrationName(DeclarationName Name) {
+  if (!Name.isIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(Name.getAsIdentifierInfo()->getName())
+      .Cases("register_buffer", "register_parameter", "register_module", true)
+      .Default(false);
+}
+
+bool isRegistrationCall(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  if (!Call)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    return MD && isRegistrationName(MD->getDeclName()) &&
+           isModuleBaseClass(MD->getParent());
+  }
+  // In a class template whose base is dependent the call stays unresolved
+  // until instantiation: `this->register_buffer(...)`.
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return isRegistrationName(DM->getMember());
+  if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return isRegistrationName(UM->getMemberName());
+  if (const auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return isRegistrationName(UL->getName());
+  return false;
+}
+
+/// Looks through what does not change which object a value is: implicit
+/// conversions, temporaries, copies and moves, `std::move`.
+static const Expr *stripValue(const Expr *E) {
+  for (unsigned I = 0; E && I < 16; ++I) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
+      Next = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = BTE->getSubExpr();
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = FC->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next)) {
+      if (isa<CXXTemporaryObjectExpr>(CE) || CE->getNumArgs() == 0 ||
+          (CE->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(CE->getArg(1))))
+        return Next;
+      Next = CE->getArg(0);
+    } else if (const auto *Call = dyn_cast<CallExpr>(Next)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (FD && Call->getNumArgs() == 1 && FD->isInStdNamespace() &&
+          FD->getIdentifier() &&
+          (FD->getName() == "move" || FD->getName() == "forward"))
+        Next = Call->getArg(0);
+    } else if (const auto *PL = dyn_cast<ParenListExpr>(Next)) {
+      if (PL->getNumExprs() == 1)
+        Next = PL->getExpr(0);
+    } else if (const auto *IL = dyn_cast<InitListExpr>(Next)) {
+      if (IL->getNumInits() == 1)
+        Next = IL->getInit(0);
+    }
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+bool isRegistrationExpr(const Expr *E) {
+  for (unsigned I = 0; E && I < 16; ++I) {
+    E = stripValue(E);
+    if (isRegistrationCall(E))
+      return true;
+    // A method chain on the registered tensor keeps its TensorImpl:
+    // `register_parameter("w", t).set_requires_grad(true)`.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+static bool isNullValue(const Expr *E) {
+  E = stripValue(E);
+  return E && (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E));
+}
+
+/// `m` or `this->m`, for a data member m.
+static const FieldDecl *thisField(const Expr *E) {
+  E = stripValue(E);
+  const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+  if (!ME)
+    return nullptr;
+  if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+/// The member a value is, or an element of: `m`, `m[i]`, `m.at(i)`,
+/// `m.back()`, `*m`, `m.ptr()`.
+static const FieldDecl *fieldBehind(const Expr *E) {
+  for (unsigned I = 0; E && I < 16; ++I) {
+    E = stripValue(E);
+    if (const FieldDecl *FD = thisField(E))
+      return FD;
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      OverloadedOperatorKind K = Op->getOperator();
+      if ((K == OO_Subscript || K == OO_Star || K == OO_Arrow) &&
+          Op->getNumArgs() >= 1) {
+        E = Op->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() &&
+          llvm::StringSwitch<bool>(MD->getName())
+              .Cases("at", "back", "front", "get", "ptr", "value", true)
+              .Default(false)) {
+        E = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+static const VarDecl *varOf(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+static bool isContainerMutator(const CXXMethodDecl *MD) {
+  return MD && MD->getIdentifier() &&
+         llvm::StringSwitch<bool>(MD->getName())
+             .Cases("push_back", "emplace_back", "push_front", "emplace_front",
+                    true)
+             .Cases("insert", "emplace", "insert_or_assign", "try_emplace",
+                    "assign", true)
+             .Default(false);
+}
+
+namespace {
+
+/// Walks the building code of one module class and records facts.
+class BuildingCodeWalker : public RecursiveASTVisitor<BuildingCodeWalker> {
+public:
+  BuildingCodeWalker(const CXXRecordDecl *RD,
+                     llvm::MapVector<const FieldDecl *, MemberFacts> &Members)
+      : RD(RD), Members(Members) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  /// Walks \p FD (a constructor, reset() or a member function they call).
+  void walk(const FunctionDecl *FD) {
+    if (!Queued.insert(FD).second)
+      return;
+    Worklist.push_back(FD);
+  }
+
+  /// Runs the walk; false when some building code is not in this TU.
+  bool run(llvm::SmallVectorImpl<const FunctionDecl *> &Walked) {
+    while (!Worklist.empty() && Complete) {
+      const FunctionDecl *FD = Worklist.front();
+      Worklist.erase(Worklist.begin());
+      Walked.push_back(FD);
+      Current = FD;
+      markPlainAssignments(FD);
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          visitInitializer(Init);
+      if (Stmt *Body = FD->getBody())
+        TraverseStmt(Body);
+    }
+    Current = nullptr;
+    resolveAliases();
+    return Complete;
+  }
+
+  void visitDefaultMemberInitializer(const FieldDecl *FD) {
+    const Expr *Init = FD->getInClassInitializer();
+    if (!Init)
+      return;
+    Current = nullptr;
+    noteWrite(FD, MemberWrite::DefaultMemberInit, Init, Init, /*Plain=*/false);
+    storeValue(FD, Init, Init);
+    TraverseStmt(const_cast<Expr *>(Init));
+  }
+
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    // `for (auto &layer : layers_) register_module(name, layer);`
+    if (const FieldDecl *FD = fieldBehind(S->getRangeInit()))
+      if (const VarDecl *LoopVar = S->getLoopVariable())
+        LoopVars[LoopVar] = FD;
+    return RecursiveASTVisitor::TraverseCXXForRangeStmt(S);
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isRegistrationCall(Call)) {
+      visitRegistration(Call);
+      return true;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        visitAssignment(Op, Op->getArg(0), Op->getArg(1));
+      return true;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      visitMemberCall(MC);
+      return true;
+    }
+    if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(
+            Call->getCallee()->IgnoreParenImpCasts()))
+      if (DM->isImplicitAccess() ||
+          isa<CXXThisExpr>(DM->getBase()->IgnoreParenImpCasts()))
+        followByName(DM->getMember());
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      visitAssignment(BO, BO->getLHS(), BO->getRHS());
+    return true;
+  }
+
+private:
+  MemberFacts *factsFor(const FieldDecl *FD, bool Create) {
+    auto It = Members.find(FD);
+    if (It != Members.end())
+      return &It->second;
+    if (!Create)
+      return nullptr;
+    MemberClass C = classifyMemberType(FD->getType());
+    if (C.K == MemberClass::None)
+      return nullptr;
+    MemberFacts &F = Members[FD];
+    F.Class = C;
+    return &F;
+  }
+
+  void markRegistered(const FieldDecl *FD, const Expr *At) {
+    if (MemberFacts *F = factsFor(FD, /*Create=*/true))
+      if (!F->Registered) {
+        F->Registered = true;
+        F->RegisteredAt = At;
+      }
+  }
+
+  void noteWrite(const FieldDecl *FD, MemberWrite::Kind How, const Expr *Site,
+                 const Expr *Value, bool Plain) {
+    // Writes are tracked for this class's own members; members of bases
+    // only matter if registered here.
+    if (FD->getParent() != RD)
+      return;
+    MemberFacts *F = factsFor(FD, /*Create=*/false);
+    if (!F)
+      return;
+    MemberWrite W;
+    W.How = How;
+    W.Site = Site;
+    W.Value = Value;
+    W.Function = Current;
+    W.IsTopLevelAssignment = Plain;
+    W.IsNull = Value && isNullValue(Value);
+    F->Writes.push_back(W);
+  }
+
+  /// A value stored into member FD: registered, aliased, or neither.
+  void storeValue(const FieldDecl *FD, const Expr *Value, const Expr *Site) {
+    if (!Value)
+      return;
+    if (isRegistrationExpr(Value)) {
+      markRegistered(FD, Site);
+      return;
+    }
+    if (const VarDecl *V = varOf(Value))
+      Aliases.push_back({FD, V, Site});
+  }
+
+  void visitRegistration(const CallExpr *Call) {
+    if (Call->getNumArgs() < 2)
+      return;
+    const Expr *Arg = Call->getArg(1);
+    if (const FieldDecl *FD = fieldBehind(Arg)) {
+      markRegistered(FD, Call);
+      return;
+    }
+    if (const VarDecl *V = varOf(Arg)) {
+      RegisteredVars.insert(V);
+      auto It = LoopVars.find(V);
+      if (It != LoopVars.end())
+        markRegistered(It->second, Call);
+    }
+  }
+
+  void visitAssignment(const Expr *Site, const Expr *LHS, const Expr *RHS) {
+    if (const FieldDecl *FD = thisField(LHS)) {
+      noteWrite(FD, MemberWrite::Assignment, Site, RHS,
+                PlainAssignments.count(Site));
+      storeValue(FD, RHS, Site);
+      return;
+    }
+    // `layers_[i] = register_module(...)`.
+    if (const FieldDecl *FD = fieldBehind(LHS)) {
+      MemberFacts *F = factsFor(FD, /*Create=*/false);
+      if (F && F->Class.InContainer) {
+        noteWrite(FD, MemberWrite::Assignment, Site, nullptr, false);
+        storeValue(FD, RHS, Site);
+      }
+    }
+  }
+
+  void visitMemberCall(const CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Object = MC->getImplicitObjectArgument();
+    if (!MD || !Object)
+      return;
+    if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
+      follow(MD);
+      return;
+    }
+    const FieldDecl *FD = thisField(Object);
+    if (!FD || !isContainerMutator(MD))
+      return;
+    MemberFacts *F = factsFor(FD, /*Create=*/false);
+    if (!F || !F->Class.InContainer)
+      return;
+    noteWrite(FD, MemberWrite::ContainerFill, MC, nullptr, false);
+    for (const Expr *Arg : MC->arguments())
+      storeValue(FD, Arg, MC);
+  }
+
+  void visitInitializer(const CXXCtorInitializer *Init) {
+    if (!Init->isMemberInitializer() || !Init->isWritten())
+      return;
+    const FieldDecl *FD = Init->getMember();
+    const Expr *Value = Init->getInit();
+    noteWrite(FD, MemberWrite::ConstructorInit, Value, Value, false);
+    storeValue(FD, Value, Value);
+    TraverseStmt(const_cast<Expr *>(Value));
+  }
+
+  /// A member function of this class (or a user base) called from building
+  /// code is building code too.
+  void follow(const CXXMethodDecl *MD) {
+    const CXXRecordDecl *Parent = MD->getParent();
+    if (!Parent || isModuleBaseClass(Parent))
+      return;
+    if (Parent != RD && !RD->isDerivedFrom(Parent))
+      return;
+    if (MD->isPureVirtual())
+      return;
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def)) {
+      if (!MD->isDefaulted() && !MD->isDeleted())
+        Complete = false;
+      return;
+    }
+    walk(Def);
+  }
+
+  void followByName(DeclarationName Name) {
+    for (const NamedDecl *ND : RD->lookup(Name))
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl()))
+        follow(MD);
+      else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(ND))
+        if (const auto *TMD =
+                dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl()))
+          follow(TMD);
+  }
+
+  void markPlainAssignments(const FunctionDecl *FD) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || (!isa<CXXConstructorDecl>(MD) &&
+                !(MD->getIdentifier() && MD->getName() == "reset" &&
+                  MD->getParent() == RD)))
+      return;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+    if (!Body)
+      return;
+    for (const Stmt *S : Body->body()) {
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E)
+        continue;
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+        E = EWC->getSubExpr();
+      E = E->IgnoreParens();
+      if (isa<BinaryOperator>(E) || isa<CXXOperatorCallExpr>(E))
+        PlainAssignments.insert(E);
+    }
+  }
+
+  void resolveAliases() {
+    // `rnn = layer; register_module("rnn", layer);` share one Impl (and
+    // `mask_ = t; register_buffer("mask", t);` one TensorImpl).
+    for (const auto &[FD, V, Site] : Aliases)
+      if (RegisteredVars.count(V))
+        markRegistered(FD, Site);
+  }
+
+  const CXXRecordDecl *RD;
+  llvm::MapVector<const FieldDecl *, MemberFacts> &Members;
+  llvm::SmallVector<const FunctionDecl *, 8> Worklist;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Queued;
+  const FunctionDecl *Current = nullptr;
+  llvm::DenseSet<const Expr *> PlainAssignments;
+  llvm::DenseMap<const VarDecl *, const FieldDecl *> LoopVars;
+  llvm::DenseSet<const VarDecl *> RegisteredVars;
+  struct Alias {
+    const FieldDecl *Field;
+    const VarDecl *Var;
+    const Expr *Site;
+  };
+  llvm::SmallVector<Alias, 4> Aliases;
+  bool Complete = true;
+};
+
+} // namespace
+
+bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
+  Members.clear();
+  Walked.clear();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  for (const FieldDecl *FD : RD->fields()) {
+    MemberClass C = classifyMemberType(FD->getType());
+    if (C.K == MemberClass::None)
+      continue;
+    Members[FD].Class = C;
+  }
+
+  BuildingCodeWalker Walker(RD, Members);
+  bool Complete = true;
+  for (const CXXConstructorDecl *Ctor : RD->ctors()) {
+    if (Ctor->isImplicit() || Ctor->isDeleted() || Ctor->isDefaulted())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!Ctor->hasBody(Def)) {
+      Complete = false;
+      continue;
+    }
+    Walker.walk(Def);
+  }
+  // reset() builds the module too (torch::nn::Cloneable calls it on clone()).
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    if (!MD->getIdentifier() || MD->getName() != "reset" ||
+        MD->getNumParams() != 0)
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def)) {
+      if (!MD->isPureVirtual())
+        Complete = false;
+      continue;
+    }
+    Walker.walk(Def);
+  }
+  if (!Complete)
+    return false;
+  for (const FieldDecl *FD : RD->fields())
+    if (Members.count(FD))
+      Walker.visitDefaultMemberInitializer(FD);
+  return Walker.run(Walked);
+}
+
+} // namespace torchtidy

@@ -1,0 +1,240 @@
+//===--- TorchTypes.cpp - Recognise LibTorch types by declaration ---------===//
+
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
+                      llvm::ArrayRef<llvm::StringRef> Namespaces) {
+  if (!D)
+    return false;
+  const IdentifierInfo *II = D->getIdentifier();
+  if (!II || II->getName() != Name)
+    return false;
+  const DeclContext *DC = D->getDeclContext();
+  for (auto It = Namespaces.rbegin(); It != Namespaces.rend(); ++It) {
+    while (DC && DC->isInlineNamespace())
+      DC = DC->getParent();
+    const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+    if (!NS || !NS->getIdentifier() || NS->getName() != *It)
+      return false;
+    DC = NS->getParent();
+  }
+  while (DC && DC->isInlineNamespace())
+    DC = DC->getParent();
+  return DC && DC->isTranslationUnit();
+}
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD;
+  // A dependent base such as `torch::nn::Cloneable<Net<T>>`: use the
+  // template's pattern, whose own bases are known.
+  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+    if (const auto *CTD = dyn_cast_or_null<ClassTemplateDecl>(
+            TST->getTemplateName().getAsTemplateDecl()))
+      return CTD->getTemplatedDecl();
+  return nullptr;
+}
+
+bool isTensorType(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  return RD && hasQualifiedName(RD, "Tensor", {"at"});
+}
+
+bool isModuleBaseClass(const CXXRecordDecl *RD) {
+  return RD && hasQualifiedName(RD, "Module", {"torch", "nn"});
+}
+
+template <typename Pred>
+static bool anyBase(const CXXRecordDecl *RD, Pred P, unsigned Depth,
+                    llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Seen) {
+  if (!RD || Depth > 32 || !Seen.insert(RD).second)
+    return false;
+  const CXXRecordDecl *Def = RD->getDefinition();
+  if (!Def)
+    return false;
+  for (const CXXBaseSpecifier &B : Def->bases()) {
+    const CXXRecordDecl *Base = recordOf(B.getType());
+    if (!Base)
+      continue;
+    if (P(Base) || anyBase(Base, P, Depth + 1, Seen))
+      return true;
+  }
+  return false;
+}
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  if (!RD || isModuleBaseClass(RD))
+    return false;
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+  return anyBase(RD, isModuleBaseClass, 0, Seen);
+}
+
+static const CXXRecordDecl *firstTemplateArgRecord(const CXXRecordDecl *RD,
+                                                   unsigned Index) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec)
+    return nullptr;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() <= Index || Args[Index].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Args[Index].getAsType()->getAsCXXRecordDecl();
+}
+
+const CXXRecordDecl *getHolderModule(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (!RD)
+    return nullptr;
+  auto IsHolder = [](const CXXRecordDecl *D) {
+    return hasQualifiedName(D, "ModuleHolder", {"torch", "nn"});
+  };
+  const CXXRecordDecl *Holder = nullptr;
+  if (IsHolder(RD)) {
+    Holder = RD;
+  } else {
+    llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+    anyBase(
+        RD,
+        [&](const CXXRecordDecl *D) {
+          if (IsHolder(D))
+            Holder = D;
+          return Holder != nullptr;
+        },
+        0, Seen);
+  }
+  return Holder ? firstTemplateArgRecord(Holder, 0) : nullptr;
+}
+
+const CXXRecordDecl *getSharedPtrModule(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (!RD || !hasQualifiedName(RD, "shared_ptr", {"std"}))
+    return nullptr;
+  const CXXRecordDecl *Pointee = firstTemplateArgRecord(RD, 0);
+  return Pointee && (isModuleClass(Pointee) || isModuleBaseClass(Pointee))
+             ? Pointee
+             : nullptr;
+}
+
+bool isStatelessModule(const CXXRecordDecl *Impl) {
+  if (!Impl || !Impl->getIdentifier())
+    return false;
+  const DeclContext *DC = Impl->getDeclContext();
+  while (DC && DC->isInlineNamespace())
+    DC = DC->getParent();
+  const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+  if (!NS || NS->getName() != "nn")
+    return false;
+  llvm::StringRef Name = Impl->getName();
+  if (!Name.consume_back("Impl"))
+    return false;
+  // Pooling, padding and upsampling come in 1d/2d/3d variants.
+  for (llvm::StringRef Family :
+       {"MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveMaxPool", "LPPool",
+        "ReflectionPad", "ReplicationPad", "ZeroPad", "ConstantPad",
+        "MaxUnpool", "FractionalMaxPool"})
+    if (Name.starts_with(Family))
+      return true;
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("ReLU", "ReLU6", "LeakyReLU", "RReLU", "ELU", "SELU", "CELU",
+             "GELU", "SiLU", "Mish", true)
+      .Cases("Sigmoid", "Tanh", "Hardtanh", "Hardshrink", "Softshrink",
+             "Tanhshrink", "Softplus", "Softsign", "Threshold", "GLU", true)
+      .Cases("LogSigmoid", "Softmax", "Softmin", "LogSoftmax", "Softmax2d",
+             true)
+      .Cases("Flatten", "Unflatten", "Identity", "Upsample", "PixelShuffle",
+             "PixelUnshuffle", "Fold", "Unfold", "ChannelShuffle", true)
+      .Cases("CosineSimilarity", "PairwiseDistance", "LocalResponseNorm",
+             "CrossMapLRN2d", true)
+      .Default(false);
+}
+
+static QualType templateArgType(QualType T, unsigned Index) {
+  T = T.getCanonicalType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      if (Index < Args.size() &&
+          Args[Index].getKind() == TemplateArgument::Type)
+        return Args[Index].getAsType();
+    }
+  return QualType();
+}
+
+QualType getContainerElementType(QualType T) {
+  if (T.isNull())
+    return QualType();
+  const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return QualType();
+  for (llvm::StringRef Seq : {"vector", "deque", "list", "array"})
+    if (hasQualifiedName(RD, Seq, {"std"}))
+      return templateArgType(T, 0);
+  for (llvm::StringRef Map : {"map", "unordered_map"})
+    if (hasQualifiedName(RD, Map, {"std"}))
+      return templateArgType(T, 1);
+  if (hasQualifiedName(RD, "OrderedDict", {"torch"}))
+    return templateArgType(T, 1);
+  return QualType();
+}
+
+QualType getOptionalValueType(QualType T) {
+  if (T.isNull())
+    return QualType();
+  const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (RD && (hasQualifiedName(RD, "optional", {"c10"}) ||
+             hasQualifiedName(RD, "optional", {"std"})))
+    return templateArgType(T, 0);
+  return QualType();
+}
+
+MemberClass classifyMemberType(QualType T) {
+  MemberClass C;
+  if (T.isNull() || T->isDependentType() || T->isReferenceType() ||
+      T->isPointerType())
+    return C;
+  if (QualType Elem = getContainerElementType(T); !Elem.isNull()) {
+    C = classifyMemberType(Elem);
+    if (C.K != MemberClass::None)
+      C.InContainer = true;
+    return C;
+  }
+  if (QualType Value = getOptionalValueType(T); !Value.isNull()) {
+    if (isTensorType(Value)) {
+      C.K = MemberClass::Tensor;
+      C.IsOptional = true;
+    }
+    return C;
+  }
+  if (isTensorType(T)) {
+    C.K = MemberClass::Tensor;
+    return C;
+  }
+  if (const CXXRecordDecl *M = getHolderModule(T)) {
+    C.K = MemberClass::Submodule;
+    C.Module = M;
+    return C;
+  }
+  if (const CXXRecordDecl *M = getSharedPtrModule(T)) {
+    C.K = MemberClass::Submodule;
+    C.Module = M;
+    C.IsSharedPtr = true;
+  }
+  return C;
+}
+
+} // namespace torchtidy

@@ -1,0 +1,55 @@
+# lit configuration of torch-tidy's check, integration and tool suites.
+import os
+import lit.formats
+
+config.name = "torch-tidy"
+
+# Values of the build (paths of the tools under test) come from the build
+# directory: lit --param build=<dir> (default: <source>/build).
+_src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_build = os.path.abspath(lit_config.params.get("build", os.path.join(_src, "build")))
+_site = os.path.join(_build, "test", "lit.site.py")
+if not os.path.exists(_site):
+    lit_config.fatal("no %s: configure and build first, or pass --param build=<dir>" % _site)
+exec(open(_site).read())
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.py.in",
+                   "check_clang_tidy.py", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.torchtidy_obj_root, "test")
+
+# Which front end runs the checks: the torch-tidy driver (default) or
+# Debian's clang-tidy with the plugin loaded (lit --param tidy=plugin).
+tidy = lit_config.params.get("tidy", "driver")
+if tidy == "plugin":
+    tidy_cmd = "%s --load=%s" % (config.clang_tidy, config.torchtidy_plugin)
+else:
+    tidy_cmd = config.torch_tidy
+config.available_features.add("tidy-" + tidy)
+
+ctt = os.path.join(config.torchtidy_src_root, "test", "check_clang_tidy.py")
+config.substitutions.append(
+    ("%check_clang_tidy",
+     '%s %s --clang-tidy "%s" --filecheck %s' % (config.python, ctt, tidy_cmd,
+                                                 config.filecheck)))
+config.substitutions.append(("%clang_tidy", tidy_cmd))
+config.substitutions.append(("%torch_tidy", config.torch_tidy))
+config.substitutions.append(("%plugin", config.torchtidy_plugin))
+config.substitutions.append(("%upstream_clang_tidy", config.clang_tidy))
+config.substitutions.append(("%mock_torch",
+    "-isystem " + os.path.join(config.torchtidy_src_root, "test", "checks",
+                               "Inputs", "mock-libtorch")))
+config.substitutions.append(("%torch_includes", " ".join(
+    "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
+config.substitutions.append(("%runtime_include", config.runtime_include_dir))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%src_root", config.torchtidy_src_root))
+config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
+
+if os.path.isdir("/usr/include/torch/csrc/api/include") or config.torch_include_dirs:
+    config.available_features.add("libtorch")
+# FileCheck, not, count: the LLVM tools of the version built against.
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.dirname(config.filecheck), os.environ.get("PATH", "")])
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")

@@ -1,0 +1,130 @@
+//===--- TorchTypesTest.cpp - recognising LibTorch types ------------------===//
+
+#include "ASTFixture.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+using namespace torchtidy;
+using namespace torchtidy::test;
+
+namespace {
+
+const char *const Members = R"cpp(
+  struct Own { at::Tensor t; };
+  using MyTensor = torch::Tensor;
+  struct NetImpl : torch::nn::Module {
+    torch::Tensor a;
+    MyTensor b;
+    torch::autograd::Variable c;
+    c10::optional<torch::Tensor> d;
+    std::vector<torch::Tensor> e;
+    std::map<std::string, at::Tensor> f;
+    torch::nn::Linear g{nullptr};
+    std::shared_ptr<torch::nn::LinearImpl> h;
+    std::vector<torch::nn::Linear> i;
+    torch::nn::ReLU j;
+    int k;
+    Own l;
+    torch::Tensor *m;
+    std::shared_ptr<Own> n;
+    torch::nn::Sequential o;
+  };
+  TORCH_MODULE(Net);
+  struct Holder { Net net{nullptr}; };
+)cpp";
+
+MemberClass classOf(const clang::CXXRecordDecl *RD, llvm::StringRef Field) {
+  const clang::FieldDecl *FD = findField(RD, Field);
+  EXPECT_TRUE(FD) << Field.str();
+  return FD ? classifyMemberType(FD->getType()) : MemberClass();
+}
+
+TEST(TorchTypes, TensorUnderAnyAlias) {
+  auto AST = parse(Members);
+  const auto *RD = findClass(*AST, "NetImpl");
+  ASSERT_TRUE(RD);
+  for (const char *Name : {"a", "b", "c"}) {
+    MemberClass C = classOf(RD, Name);
+    EXPECT_EQ(C.K, MemberClass::Tensor) << Name;
+    EXPECT_FALSE(C.InContainer || C.IsOptional) << Name;
+  }
+  EXPECT_TRUE(isTensorType(findField(RD, "a")->getType()));
+  EXPECT_FALSE(isTensorType(findField(RD, "k")->getType()));
+}
+
+TEST(TorchTypes, OptionalAndContainersOfTensors) {
+  auto AST = parse(Members);
+  const auto *RD = findClass(*AST, "NetImpl");
+  ASSERT_TRUE(RD);
+  MemberClass D = classOf(RD, "d");
+  EXPECT_EQ(D.K, MemberClass::Tensor);
+  EXPECT_TRUE(D.IsOptional);
+  for (const char *Name : {"e", "f"}) {
+    MemberClass C = classOf(RD, Name);
+    EXPECT_EQ(C.K, MemberClass::Tensor) << Name;
+    EXPECT_TRUE(C.InContainer) << Name;
+  }
+}
+
+TEST(TorchTypes, Submodules) {
+  auto AST = parse(Members);
+  const auto *RD = findClass(*AST, "NetImpl");
+  ASSERT_TRUE(RD);
+  MemberClass G = classOf(RD, "g");
+  EXPECT_EQ(G.K, MemberClass::Submodule);
+  ASSERT_TRUE(G.Module);
+  EXPECT_EQ(G.Module->getName(), "LinearImpl");
+  EXPECT_FALSE(G.IsSharedPtr);
+
+  MemberClass H = classOf(RD, "h");
+  EXPECT_EQ(H.K, MemberClass::Submodule);
+  EXPECT_TRUE(H.IsSharedPtr);
+
+  MemberClass I = classOf(RD, "i");
+  EXPECT_EQ(I.K, MemberClass::Submodule);
+  EXPECT_TRUE(I.InContainer);
+
+  MemberClass J = classOf(RD, "j");
+  EXPECT_EQ(J.K, MemberClass::Submodule);
+  EXPECT_TRUE(isStatelessModule(J.Module));
+  EXPECT_FALSE(isStatelessModule(G.Module));
+
+  EXPECT_EQ(classOf(RD, "o").K, MemberClass::Submodule);
+}
+
+TEST(TorchTypes, UserTorchModuleHolder) {
+  auto AST = parse(Members);
+  const auto *Holder = findClass(*AST, "Holder");
+  ASSERT_TRUE(Holder);
+  MemberClass C = classOf(Holder, "net");
+  EXPECT_EQ(C.K, MemberClass::Submodule);
+  ASSERT_TRUE(C.Module);
+  EXPECT_EQ(C.Module->getName(), "NetImpl");
+  EXPECT_TRUE(isModuleClass(C.Module));
+}
+
+TEST(TorchTypes, LookAlikesAreNotTorch) {
+  auto AST = parse(Members);
+  const auto *RD = findClass(*AST, "NetImpl");
+  ASSERT_TRUE(RD);
+  for (const char *Name : {"k", "l", "m", "n"})
+    EXPECT_EQ(classOf(RD, Name).K, MemberClass::None) << Name;
+}
+
+TEST(TorchTypes, ModuleClassesThroughBases) {
+  auto AST = parse(R"cpp(
+    struct Base : torch::nn::Module {};
+    struct Derived : Base {};
+    struct ViaCloneable : torch::nn::Cloneable<ViaCloneable> { void reset() override {} };
+    template <typename T> struct Tmpl : torch::nn::Cloneable<Tmpl<T>> { void reset() override {} };
+    struct Module {};
+    struct NotTorch : Module {};
+    namespace other { namespace nn { struct Module {}; } }
+    struct AlsoNot : other::nn::Module {};
+  )cpp");
+  for (const char *Name : {"Base", "Derived", "ViaCloneable", "Tmpl"})
+    EXPECT_TRUE(isModuleClass(findClass(*AST, Name))) << Name;
+  for (const char *Name : {"NotTorch", "AlsoNot"})
+    EXPECT_FALSE(isModuleClass(findClass(*AST, Name))) << Name;
+}
+
+} // namespace
