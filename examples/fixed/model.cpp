@@ -1,0 +1,33 @@
+#include "model.h"
+
+TowerImpl::TowerImpl(int64_t in, int64_t hidden) {
+  fc1 = register_module("fc1", torch::nn::Linear(in, hidden));
+  fc2 = register_module("fc2", torch::nn::Linear(hidden, 1));
+  dropout = register_module("dropout", torch::nn::Dropout(0.2));
+  relu = register_module("relu", torch::nn::ReLU());
+}
+
+torch::Tensor TowerImpl::forward(torch::Tensor x) {
+  return fc2(dropout(relu(fc1(x))));
+}
+
+RecommenderImpl::RecommenderImpl(int64_t users, int64_t items, int64_t dim)
+    : users(users), items(items), dim(dim) {
+  reset();
+}
+
+void RecommenderImpl::reset() {
+  user_emb = register_module("user_emb", torch::nn::Embedding(users, dim));
+  item_emb = register_module("item_emb", torch::nn::Embedding(items, dim));
+  tower = register_module("tower", Tower(2 * dim, dim));
+  item_prior = register_buffer("item_prior", torch::zeros({items}));
+  temperature.push_back(register_buffer("temperature", torch::ones({1})));
+}
+
+torch::Tensor RecommenderImpl::forward(torch::Tensor user_ids,
+                                       torch::Tensor item_ids) {
+  auto u = user_emb(user_ids);
+  auto i = item_emb(item_ids);
+  auto score = tower(torch::cat({u, i}, /*dim=*/1)).squeeze(1);
+  return score + item_prior.index_select(0, item_ids) / temperature[0];
+}

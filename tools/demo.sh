@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The demo: installs what is missing, builds torch-tidy, and runs it over the
+# bundled example project (examples/buggy) through its compile_commands.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+tools/build.sh
+BUILD_DIR=${BUILD_DIR:-build}
+example=${1:-examples/buggy}
+cmake -S "$example" -B "$BUILD_DIR/$example" -G Ninja >/dev/null
+mapfile -t files < <(python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1])):
+    print(e["file"])' "$BUILD_DIR/$example/compile_commands.json")
+echo "torch-tidy: analysing ${#files[@]} files of $example (about 8 s each: <torch/torch.h> is large)"
+"$BUILD_DIR/bin/torch-tidy" -p "$BUILD_DIR/$example" --checks='-*,libtorch-*' \
+  --header-filter="$(pwd)/$example/.*" "${files[@]}"

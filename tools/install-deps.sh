@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what torch-tidy needs on Debian 12 (as root), skipping apt when
+# everything is already there. LLVM_VERSION=22 installs the LLVM 22 set.
+set -euo pipefail
+
+LLVM_VERSION=${LLVM_VERSION:-19}
+packages=(
+  cmake ninja-build python3 git
+  "clang-${LLVM_VERSION}" "clang-tidy-${LLVM_VERSION}" "clangd-${LLVM_VERSION}"
+  "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
+  libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing ${missing[*]}; run as root (or with sudo)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
