@@ -79,11 +79,11 @@ int64_t sumWithDebugMacro(const at::Tensor& ids, int64_t bound) {
 
 } // namespace
 
-BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24);
-BENCHMARK_TEMPLATE(BM_CheckIndex, at::kLong)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24);
-BENCHMARK_TEMPLATE(BM_CheckIndex, at::kInt)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24);
-BENCHMARK(BM_EmbeddingUnchecked)->Arg(4096)->Arg(1 << 16);
-BENCHMARK(BM_EmbeddingChecked)->Arg(4096)->Arg(1 << 16);
+BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_CheckIndex, at::kLong)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_CheckIndex, at::kInt)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
+BENCHMARK(BM_EmbeddingUnchecked)->Arg(4096)->Arg(1 << 16)->UseRealTime();
+BENCHMARK(BM_EmbeddingChecked)->Arg(4096)->Arg(1 << 16)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_Sum, torchtidy_bench::sumWithoutMacro)->Name("BM_SumNoMacro")->Arg(64);
 BENCHMARK_TEMPLATE(BM_Sum, torchtidy_bench::sumWithReleaseMacro)->Name("BM_SumReleaseMacro")->Arg(64);
 BENCHMARK_TEMPLATE(BM_Sum, sumWithDebugMacro)->Name("BM_SumDebugMacro")->Arg(64);
