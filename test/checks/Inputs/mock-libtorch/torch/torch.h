@@ -4,7 +4,11 @@
 // tests include it with -isystem, as real projects include LibTorch.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <tuple>
 #include <map>
 #include <memory>
 #include <string>
@@ -52,7 +56,35 @@ public:
 using IntArrayRef = ArrayRef<int64_t>;
 } // namespace c10
 
+namespace c10 {
+namespace detail {
+[[noreturn]] void torchCheckFail(const char *func, const char *file,
+                                 uint32_t line, const char *msg);
+} // namespace detail
+namespace cuda {
+struct CUDAStream {
+  void synchronize() const;
+};
+CUDAStream getCurrentCUDAStream(int8_t device_index = -1);
+void device_synchronize();
+struct CUDAGuard {
+  explicit CUDAGuard(c10::Device device);
+};
+} // namespace cuda
+} // namespace c10
+
+#define TORCH_CHECK(cond, ...)                                                 \
+  if (!(cond)) {                                                               \
+    ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, #cond);        \
+  }
+#define TORCH_INTERNAL_ASSERT(cond, ...) TORCH_CHECK(cond)
+
 namespace at {
+namespace cuda {
+using c10::cuda::CUDAStream;
+using c10::cuda::getCurrentCUDAStream;
+void device_synchronize();
+} // namespace cuda
 using c10::Device;
 using c10::DeviceType;
 using c10::IntArrayRef;
@@ -85,60 +117,165 @@ public:
   Tensor(Tensor &&) = default;
   Tensor &operator=(const Tensor &) & = default;
   Tensor &operator=(Tensor &&) & = default;
+  Tensor &operator=(const Scalar &) &;
+  // Moves and conversions.
+  Tensor to(c10::Device, c10::ScalarType, bool non_blocking = false,
+            bool copy = false) const;
   Tensor to(c10::Device, bool non_blocking = false, bool copy = false) const;
   Tensor to(c10::ScalarType, bool non_blocking = false) const;
   Tensor to(const TensorOptions &, bool non_blocking = false) const;
-  Tensor to(const Tensor &other) const;
+  Tensor to(const Tensor &other, bool non_blocking = false) const;
   Tensor cuda() const;
   Tensor cpu() const;
+  Tensor pin_memory() const;
+  c10::ScalarType scalar_type() const;
+  // Ops that keep their input's device.
   Tensor clone() const;
   Tensor detach() const;
   Tensor contiguous() const;
+  Tensor view(IntArrayRef) const;
+  Tensor reshape(IntArrayRef) const;
+  Tensor flatten(int64_t start = 0, int64_t end = -1) const;
+  Tensor unsqueeze(int64_t) const;
+  Tensor squeeze(int64_t) const;
+  Tensor expand(IntArrayRef) const;
+  Tensor t() const;
+  Tensor long_() const;
+  Tensor sum() const;
+  Tensor mean() const;
+  Tensor abs() const;
+  Tensor add(const Tensor &) const;
+  Tensor mul(const Tensor &) const;
   Tensor max() const;
   Tensor min() const;
   Tensor all() const;
-  Tensor view(IntArrayRef) const;
-  Tensor t() const;
-  Tensor index_select(int64_t dim, const Tensor &index) const;
-  Tensor gather(int64_t dim, const Tensor &index) const;
+  Tensor any() const;
   Tensor clamp(c10::optional<Scalar> min, c10::optional<Scalar> max = {}) const;
-  Tensor &set_requires_grad(bool) ;
-  template <typename T> T item() const;
+  Tensor &clamp_(c10::optional<Scalar> min, c10::optional<Scalar> max = {});
+  Tensor remainder(const Scalar &) const;
+  Tensor fmod(const Scalar &) const;
+  // Index producers.
+  Tensor argmax(c10::optional<int64_t> dim = {}, bool keepdim = false) const;
+  Tensor argmin(c10::optional<int64_t> dim = {}, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1) const;
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  Tensor nonzero() const;
+  // Index ops.
+  Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor gather(int64_t dim, const Tensor &index, bool sparse_grad = false) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor &scatter_(int64_t dim, const Tensor &index, const Tensor &src);
+  Tensor scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor &scatter_add_(int64_t dim, const Tensor &index, const Tensor &src);
+  Tensor index_add(int64_t dim, const Tensor &index, const Tensor &source) const;
+  Tensor &index_add_(int64_t dim, const Tensor &index, const Tensor &source);
+  Tensor index_copy(int64_t dim, const Tensor &index, const Tensor &source) const;
+  Tensor &index_copy_(int64_t dim, const Tensor &index, const Tensor &source);
+  Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
+  Tensor &index_put_(std::initializer_list<Tensor> indices, const Tensor &values);
+  Tensor take(const Tensor &index) const;
+  Tensor take_along_dim(const Tensor &indices, c10::optional<int64_t> dim = {}) const;
+  Tensor index(std::initializer_list<Tensor> indices) const;
   Tensor operator[](int64_t) const;
+  Tensor operator[](const Tensor &) const;
+  template <typename T> T item() const;
+  Tensor &set_requires_grad(bool);
+  void backward() const;
+  // Arithmetic and comparisons.
+  Tensor operator-() const;
   Tensor operator<(const Scalar &) const;
+  Tensor operator<=(const Scalar &) const;
+  Tensor operator>(const Scalar &) const;
+  Tensor operator>=(const Scalar &) const;
+  Tensor operator<(const Tensor &) const;
+  Tensor operator>=(const Tensor &) const;
+  Tensor operator&(const Tensor &) const;
   Tensor operator+(const Tensor &) const;
+  Tensor operator-(const Tensor &) const;
   Tensor operator*(const Tensor &) const;
+  Tensor operator/(const Tensor &) const;
+  Tensor operator+(const Scalar &) const;
+  Tensor operator*(const Scalar &) const;
+  Tensor &operator+=(const Tensor &);
+  explicit operator bool() const;
 };
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor ones(IntArrayRef size, TensorOptions options = {});
 Tensor empty(IntArrayRef size, TensorOptions options = {});
+Tensor full(IntArrayRef size, const Scalar &value, TensorOptions options = {});
+Tensor rand(IntArrayRef size, TensorOptions options = {});
 Tensor randn(IntArrayRef size, TensorOptions options = {});
-Tensor arange(Scalar end, TensorOptions options = {});
+Tensor randint(int64_t high, IntArrayRef size, TensorOptions options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size,
+               TensorOptions options = {});
+Tensor randperm(int64_t n, TensorOptions options = {});
+Tensor arange(const Scalar &end, TensorOptions options = {});
+Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options = {});
 Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
+Tensor zeros_like(const Tensor &self, TensorOptions options = {});
+Tensor empty_like(const Tensor &self, TensorOptions options = {});
+Tensor cat(std::initializer_list<Tensor> tensors, int64_t dim = 0);
+Tensor stack(std::initializer_list<Tensor> tensors, int64_t dim = 0);
 Tensor matmul(const Tensor &a, const Tensor &b);
+Tensor relu(const Tensor &a);
+Tensor argmax(const Tensor &self, c10::optional<int64_t> dim = {}, bool keepdim = false);
+Tensor argmin(const Tensor &self, c10::optional<int64_t> dim = {}, bool keepdim = false);
+std::tuple<Tensor, Tensor> topk(const Tensor &self, int64_t k, int64_t dim = -1);
+std::tuple<Tensor, Tensor> sort(const Tensor &self, int64_t dim = -1, bool descending = false);
+Tensor argsort(const Tensor &self, int64_t dim = -1, bool descending = false);
+Tensor nonzero(const Tensor &self);
+Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement = false);
+Tensor clamp(const Tensor &self, c10::optional<Scalar> min, c10::optional<Scalar> max = {});
+Tensor remainder(const Tensor &self, const Scalar &other);
+Tensor fmod(const Tensor &self, const Scalar &other);
+Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index);
+Tensor gather(const Tensor &self, int64_t dim, const Tensor &index, bool sparse_grad = false);
+Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &src);
+Tensor scatter_add(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &src);
+Tensor index_add(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source);
+Tensor index_copy(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source);
+Tensor index_fill(const Tensor &self, int64_t dim, const Tensor &index, const Scalar &value);
+Tensor take(const Tensor &self, const Tensor &index);
+Tensor take_along_dim(const Tensor &self, const Tensor &indices, c10::optional<int64_t> dim = {});
+Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t padding_idx = -1,
+                 bool scale_grad_by_freq = false, bool sparse = false);
+std::tuple<Tensor, Tensor, Tensor, Tensor>
+embedding_bag(const Tensor &weight, const Tensor &indices, const Tensor &offsets);
+Tensor nll_loss(const Tensor &self, const Tensor &target);
+Tensor cross_entropy_loss(const Tensor &self, const Tensor &target);
+Tensor mse_loss(const Tensor &self, const Tensor &target);
 } // namespace at
 
 namespace torch {
+// LibTorch brings ATen's functions into torch:: with `using namespace at;`.
+using namespace at;
 using at::Tensor;
 using at::TensorOptions;
 using c10::Device;
+using c10::DeviceType;
 using c10::kCPU;
 using c10::kCUDA;
-using at::arange;
-using at::empty;
-using at::matmul;
-using at::ones;
-using at::randn;
-using at::tensor;
-using at::zeros;
 constexpr auto kLong = c10::ScalarType::Long;
+constexpr auto kInt = c10::ScalarType::Int;
 constexpr auto kFloat = c10::ScalarType::Float;
+constexpr auto kBool = c10::ScalarType::Bool;
+inline TensorOptions dtype(c10::ScalarType t) { return TensorOptions(t); }
+inline TensorOptions device(c10::Device d) { return TensorOptions(d); }
 namespace autograd {
 using Variable = at::Tensor;
 }
 namespace cuda {
 bool is_available();
-}
+int64_t device_count();
+void synchronize(int64_t device_index = -1);
+} // namespace cuda
+struct NoGradGuard {
+  NoGradGuard();
+  ~NoGradGuard();
+};
 
 template <typename Key, typename Value> class OrderedDict {
 public:
@@ -296,8 +433,156 @@ public:
 };
 TORCH_MODULE(ModuleList);
 
+struct EmbeddingBagOptions {
+  EmbeddingBagOptions(int64_t num, int64_t dim) : num_(num), dim_(dim) {}
+  int64_t num_embeddings() const { return num_; }
+  int64_t num_, dim_;
+};
+class EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
+public:
+  EmbeddingBagImpl(int64_t num, int64_t dim)
+      : EmbeddingBagImpl(EmbeddingBagOptions(num, dim)) {}
+  explicit EmbeddingBagImpl(EmbeddingBagOptions options);
+  void reset() override;
+  Tensor forward(const Tensor &input, const Tensor &offsets = {},
+                 const Tensor &per_sample_weights = {});
+  EmbeddingBagOptions options;
+  Tensor weight;
+};
+TORCH_MODULE(EmbeddingBag);
+
 namespace functional {
-Tensor embedding(const Tensor &input, const Tensor &weight);
+struct EmbeddingFuncOptions {
+  EmbeddingFuncOptions() = default;
+};
+struct EmbeddingBagFuncOptions {
+  EmbeddingBagFuncOptions() = default;
+};
+struct NLLLossFuncOptions {
+  NLLLossFuncOptions() = default;
+};
+struct CrossEntropyFuncOptions {
+  CrossEntropyFuncOptions() = default;
+};
+inline Tensor embedding(const Tensor &input, const Tensor &weight,
+                        const EmbeddingFuncOptions &options = {}) {
+  return at::embedding(weight, input);
+}
+Tensor embedding_bag(const Tensor &input, const Tensor &weight,
+                     const EmbeddingBagFuncOptions &options = {});
+Tensor nll_loss(const Tensor &input, const Tensor &target,
+                const NLLLossFuncOptions &options = {});
+Tensor cross_entropy(const Tensor &input, const Tensor &target,
+                     const CrossEntropyFuncOptions &options = {});
 } // namespace functional
 } // namespace nn
+
+namespace optim {
+class Optimizer {
+public:
+  void zero_grad();
+  void step();
+};
+struct AdamOptions {
+  AdamOptions(double lr = 1e-3) {}
+};
+class Adam : public Optimizer {
+public:
+  Adam(std::vector<Tensor> params, AdamOptions options = {});
+};
+} // namespace optim
+
+namespace data {
+namespace example {
+using NoTarget = void;
+} // namespace example
+template <typename Data = Tensor, typename Target = Tensor> struct Example {
+  Example() = default;
+  Example(Data data, Target target)
+      : data(std::move(data)), target(std::move(target)) {}
+  Data data;
+  Target target;
+};
+using TensorExample = Example<Tensor, example::NoTarget>;
+
+namespace datasets {
+template <typename Self, typename Batch = std::vector<Example<>>,
+          typename BatchRequest = c10::ArrayRef<size_t>>
+class BatchDataset {
+public:
+  using SelfType = Self;
+  using BatchType = Batch;
+  using BatchRequestType = BatchRequest;
+  virtual ~BatchDataset() = default;
+  virtual Batch get_batch(BatchRequest request) = 0;
+  virtual c10::optional<size_t> size() const = 0;
+  template <typename TransformType> Self &map(TransformType transform) &;
+};
+
+template <typename Self, typename SingleExample = Example<>>
+class Dataset : public BatchDataset<Self, std::vector<SingleExample>> {
+public:
+  using ExampleType = SingleExample;
+  virtual ExampleType get(size_t index) = 0;
+  std::vector<ExampleType> get_batch(c10::ArrayRef<size_t> indices) override;
+};
+
+template <typename Self, typename Batch = std::vector<Example<>>,
+          typename BatchRequest = size_t>
+class StatefulDataset
+    : public BatchDataset<Self, c10::optional<Batch>, BatchRequest> {
+public:
+  virtual void reset() = 0;
+};
+} // namespace datasets
+
+namespace transforms {
+template <typename InputBatch, typename OutputBatch> class BatchTransform {
+public:
+  using InputBatchType = InputBatch;
+  using OutputBatchType = OutputBatch;
+  virtual ~BatchTransform() = default;
+  virtual OutputBatch apply_batch(InputBatch input_batch) = 0;
+};
+template <typename Input, typename Output>
+class Transform
+    : public BatchTransform<std::vector<Input>, std::vector<Output>> {
+public:
+  using InputType = Input;
+  using OutputType = Output;
+  virtual OutputType apply(InputType input) = 0;
+  std::vector<Output> apply_batch(std::vector<Input> input_batch) override;
+};
+template <typename Target = Tensor>
+class TensorTransform
+    : public Transform<Example<Tensor, Target>, Example<Tensor, Target>> {
+public:
+  virtual Tensor operator()(Tensor input) = 0;
+  Example<Tensor, Target> apply(Example<Tensor, Target> input) override;
+};
+template <typename T = Example<>> struct Stack;
+template <>
+struct Stack<Example<>> : public BatchTransform<std::vector<Example<>>, Example<>> {
+  Example<> apply_batch(std::vector<Example<>> examples) override;
+};
+} // namespace transforms
+
+struct DataLoaderOptions {
+  DataLoaderOptions(size_t batch_size = 1) {}
+  DataLoaderOptions &workers(size_t n) { return *this; }
+};
+template <typename Batch> class DataLoader {
+public:
+  struct iterator {
+    Batch &operator*();
+    iterator &operator++();
+    bool operator!=(const iterator &) const;
+  };
+  iterator begin();
+  iterator end();
+};
+template <typename Sampler = void, typename Dataset>
+std::unique_ptr<DataLoader<typename Dataset::BatchType>>
+make_data_loader(Dataset dataset, DataLoaderOptions options = {});
+} // namespace data
 } // namespace torch

@@ -1,0 +1,21 @@
+// Stand-in for the CUDA runtime API header.
+#pragma once
+#include <cstddef>
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3
+};
+extern "C" {
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaSetDevice(int device);
+}

@@ -1,0 +1,107 @@
+//===--- TorchOpsTest.cpp - recognising LibTorch calls --------------------===//
+
+#include "ASTFixture.h"
+#include "torchtidy/analysis/TorchOps.h"
+
+#include "clang/Lex/Lexer.h"
+
+using namespace torchtidy;
+using namespace torchtidy::test;
+using namespace clang::ast_matchers;
+
+namespace {
+
+std::string text(clang::ASTUnit &AST, const clang::Expr *E) {
+  if (!E)
+    return "<null>";
+  return clang::Lexer::getSourceText(
+             clang::CharSourceRange::getTokenRange(E->getSourceRange()),
+             AST.getSourceManager(), AST.getLangOpts())
+      .str();
+}
+
+/// Every recognised index op in function f, as "kind name source index
+/// module", in source order.
+std::vector<std::string> sites(const std::string &Body) {
+  auto AST = parse("namespace F = torch::nn::functional;\n"
+                   "void f(torch::Tensor x, torch::Tensor ids, "
+                   "torch::nn::Embedding emb, torch::nn::EmbeddingBag bag, "
+                   "torch::nn::EmbeddingImpl &impl) {\n" +
+                   Body + "\n}\n");
+  std::vector<std::string> Out;
+  auto Calls = match(
+      functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
+      AST->getASTContext());
+  for (const auto &M : Calls) {
+    const auto *Call = M.getNodeAs<clang::CallExpr>("c");
+    if (auto S = matchIndexOp(Call))
+      Out.push_back(std::to_string(S->K) + " " + S->Name.str() + " " +
+                    text(*AST, S->Source) + " " + text(*AST, S->Index) + " " +
+                    text(*AST, S->Module));
+  }
+  return Out;
+}
+
+TEST(TorchOps, MethodAndFreeForms) {
+  EXPECT_EQ(sites("x.index_select(0, ids);"),
+            std::vector<std::string>{"0 index_select x ids <null>"});
+  EXPECT_EQ(sites("torch::index_select(x, 0, ids);"),
+            std::vector<std::string>{"0 index_select x ids <null>"});
+  EXPECT_EQ(sites("at::gather(x, 1, ids);"),
+            std::vector<std::string>{"1 gather x ids <null>"});
+  EXPECT_EQ(sites("x.scatter_add_(0, ids, x);"),
+            std::vector<std::string>{"2 scatter_add_ x ids <null>"});
+  EXPECT_EQ(sites("x.index_fill_(0, ids, 1);"),
+            std::vector<std::string>{"3 index_fill_ x ids <null>"});
+  EXPECT_EQ(sites("x.take(ids);"),
+            std::vector<std::string>{"5 take x ids <null>"});
+  EXPECT_EQ(sites("torch::take_along_dim(x, ids, 1);"),
+            std::vector<std::string>{"1 take_along_dim x ids <null>"});
+}
+
+TEST(TorchOps, Embeddings) {
+  EXPECT_EQ(sites("emb(ids);"),
+            std::vector<std::string>{"6 Embedding <null> ids emb"});
+  EXPECT_EQ(sites("emb->forward(ids);"),
+            std::vector<std::string>{"6 Embedding <null> ids emb"});
+  EXPECT_EQ(sites("impl.forward(ids);"),
+            std::vector<std::string>{"6 Embedding <null> ids impl"});
+  EXPECT_EQ(sites("bag(ids);"),
+            std::vector<std::string>{"7 EmbeddingBag <null> ids bag"});
+  EXPECT_EQ(sites("torch::embedding(x, ids);"),
+            std::vector<std::string>{"6 embedding x ids <null>"});
+  // The functional form takes the input first, then the weight.
+  auto Functional = sites("F::embedding(ids, x);");
+  ASSERT_FALSE(Functional.empty());
+  EXPECT_EQ(Functional.front(), "6 embedding x ids <null>");
+}
+
+TEST(TorchOps, LossesAndAdvancedIndexing) {
+  EXPECT_EQ(sites("F::cross_entropy(x, ids);"),
+            std::vector<std::string>{"8 cross_entropy x ids <null>"});
+  EXPECT_EQ(sites("torch::nll_loss(x, ids);"),
+            std::vector<std::string>{"8 nll_loss x ids <null>"});
+  EXPECT_EQ(sites("x.index({ids});"),
+            std::vector<std::string>{"9 index x ids <null>"});
+  EXPECT_EQ(sites("x[ids];"),
+            std::vector<std::string>{"9 operator[] x ids <null>"});
+  EXPECT_EQ(sites("x.index_put_({ids}, x);"),
+            std::vector<std::string>{"4 index_put_ x ids <null>"});
+}
+
+TEST(TorchOps, OtherCallsAreNotIndexOps) {
+  EXPECT_TRUE(sites("x.clone(); x[0]; torch::zeros({2}); x.max();").empty());
+  auto AST = parse(R"cpp(
+    struct Mine { torch::Tensor index_select(int, torch::Tensor); };
+    torch::Tensor index_select(torch::Tensor, int, torch::Tensor);
+    void g(Mine m, torch::Tensor t) { m.index_select(0, t); index_select(t, 0, t); }
+  )cpp");
+  auto Calls = match(
+      functionDecl(hasName("g"), forEachDescendant(callExpr().bind("c"))),
+      AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 2u);
+  for (const auto &M : Calls)
+    EXPECT_FALSE(matchIndexOp(M.getNodeAs<clang::CallExpr>("c")));
+}
+
+} // namespace
