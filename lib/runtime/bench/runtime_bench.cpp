@@ -66,7 +66,7 @@ void BM_EmbeddingChecked(benchmark::State& state) {
 
 // Small buffers, so the per-call cost of the macro is what is measured.
 template <int64_t (*Sum)(const at::Tensor&, int64_t)>
-void BM_Sum(benchmark::State& state) {
+void runSum(benchmark::State& state) {
   const at::Tensor ids = randomIds(state.range(0), at::kLong);
   for (auto _ : state)
     benchmark::DoNotOptimize(Sum(ids, kBound));
@@ -77,6 +77,18 @@ int64_t sumWithDebugMacro(const at::Tensor& ids, int64_t bound) {
   return torchtidy_bench::sumIds(ids);
 }
 
+// Plain named functions (no Name(std::string)), so the benchmark also links
+// against a Google Benchmark built with another C++ ABI than LibTorch's.
+void BM_SumNoMacro(benchmark::State& state) {
+  runSum<torchtidy_bench::sumWithoutMacro>(state);
+}
+void BM_SumReleaseMacro(benchmark::State& state) {
+  runSum<torchtidy_bench::sumWithReleaseMacro>(state);
+}
+void BM_SumDebugMacro(benchmark::State& state) {
+  runSum<sumWithDebugMacro>(state);
+}
+
 } // namespace
 
 BENCHMARK(BM_Memcpy)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
@@ -84,8 +96,8 @@ BENCHMARK_TEMPLATE(BM_CheckIndex, at::kLong)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 
 BENCHMARK_TEMPLATE(BM_CheckIndex, at::kInt)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
 BENCHMARK(BM_EmbeddingUnchecked)->Arg(4096)->Arg(1 << 16)->UseRealTime();
 BENCHMARK(BM_EmbeddingChecked)->Arg(4096)->Arg(1 << 16)->UseRealTime();
-BENCHMARK_TEMPLATE(BM_Sum, torchtidy_bench::sumWithoutMacro)->Name("BM_SumNoMacro")->Arg(64);
-BENCHMARK_TEMPLATE(BM_Sum, torchtidy_bench::sumWithReleaseMacro)->Name("BM_SumReleaseMacro")->Arg(64);
-BENCHMARK_TEMPLATE(BM_Sum, sumWithDebugMacro)->Name("BM_SumDebugMacro")->Arg(64);
+BENCHMARK(BM_SumNoMacro)->Arg(64);
+BENCHMARK(BM_SumReleaseMacro)->Arg(64);
+BENCHMARK(BM_SumDebugMacro)->Arg(64);
 
 BENCHMARK_MAIN();
