@@ -20,7 +20,12 @@ void detail::checkIndexOnCuda(const at::Tensor& index, int64_t size,
                                    ? cuda::IndexType::Int32
                                    : cuda::IndexType::Int64;
   const int64_t count = index.numel();
-  if (mode() == Mode::Deferred) {
+  // A stream being captured into a CUDA graph cannot be waited for: the check
+  // is captured as a deferred one, and reports when the graph replays.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess)
+    capture = cudaStreamCaptureStatusNone;
+  if (mode() == Mode::Deferred || capture != cudaStreamCaptureStatusNone) {
     noteDeferredLaunch();
     const cudaError_t err = cuda::checkIndexRangeDeferred(
         index.data_ptr(), type, count, size, siteId(site), stream);
