@@ -9,6 +9,17 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::libtorch {
+namespace {
+// The cheapest tests first: the torch headers define thousands of classes,
+// and every one of them passes through this matcher.
+AST_MATCHER(CXXRecordDecl, isUserClassWithBases) {
+  if (!Node.isThisDeclarationADefinition() || Node.isImplicit() ||
+      Node.getNumBases() == 0)
+    return false;
+  const SourceManager &SM = Finder->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(Node.getLocation()));
+}
+} // namespace
 
 UnregisteredMemberCheckBase::UnregisteredMemberCheckBase(
     StringRef Name, ClangTidyContext *Context)
@@ -32,11 +43,8 @@ void UnregisteredMemberCheckBase::storeOptions(
 }
 
 void UnregisteredMemberCheckBase::registerMatchers(MatchFinder *Finder) {
-  // Only class definitions written in user code: the torch headers hold
-  // thousands of classes, and the location test is the cheapest one.
-  Finder->addMatcher(cxxRecordDecl(unless(isExpansionInSystemHeader()),
-                                   isDefinition(), unless(isImplicit()))
-                         .bind("record"),
+  // A module class derives from something, and is defined in user code.
+  Finder->addMatcher(cxxRecordDecl(isUserClassWithBases()).bind("record"),
                      this);
 }
 
