@@ -126,12 +126,36 @@ if [[ $(field available) != 1 ]]; then
 fi
 
 section "toolchain"
-nvcc=${CUDACXX:-}
-if [[ -z $nvcc ]]; then
-  nvcc=$(command -v nvcc || true)
+# The driver runs code from toolkits up to its own CUDA version; prefer an nvcc
+# it supports, and among those one with torch's major version.
+driver_cuda=""
+if command -v nvidia-smi >/dev/null 2>&1; then
+  driver_cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9][0-9.]*\).*/\1/p' | head -n1)
 fi
-if [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]]; then
-  nvcc=/usr/local/cuda/bin/nvcc
+log "driver supports CUDA: ${driver_cuda:-unknown}"
+nvcc_major() { "$1" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p'; }
+candidates=()
+[[ -n ${CUDACXX:-} ]] && candidates+=("$CUDACXX")
+command -v nvcc >/dev/null 2>&1 && candidates+=("$(command -v nvcc)")
+for c in /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc; do
+  [[ -x $c ]] && candidates+=("$c")
+done
+nvcc=""
+if [[ -n ${CUDACXX:-} ]]; then
+  nvcc=$CUDACXX # explicit choice wins
+else
+  for want in match supported any; do
+    for c in ${candidates[@]+"${candidates[@]}"}; do
+      major=$(nvcc_major "$c")
+      [[ -z $major ]] && continue
+      case $want in
+      match) [[ $major == "${torch_cuda%%.*}" && ( -z $driver_cuda || $major -le ${driver_cuda%%.*} ) ]] || continue ;;
+      supported) [[ -z $driver_cuda || $major -le ${driver_cuda%%.*} ]] || continue ;;
+      esac
+      nvcc=$c
+      break 2
+    done
+  done
 fi
 if [[ -z $nvcc ]]; then
   log "nvcc not found (set CUDACXX)"
@@ -139,12 +163,16 @@ if [[ -z $nvcc ]]; then
   finish
 fi
 nvcc_version=$("$nvcc" --version | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
+log "nvcc candidates: ${candidates[*]:-none}"
 log "nvcc:   $nvcc ($nvcc_version)"
 log "cmake:  $(cmake --version | head -n1)"
 if [[ $torch_cuda != none && ${torch_cuda%%.*} != "${nvcc_version%%.*}" ]]; then
-  # The kernels use only the CUDA runtime; a newer toolkit than torch's works
+  # The kernels use only the CUDA runtime; another toolkit than torch's works
   # as long as the driver supports it. Worth knowing when something fails.
   log "note: torch was built with CUDA $torch_cuda, nvcc is $nvcc_version"
+fi
+if [[ -n $driver_cuda && ${nvcc_version%%.*} -gt ${driver_cuda%%.*} ]]; then
+  log "warning: nvcc $nvcc_version is newer than the driver's CUDA $driver_cuda; kernels may not load"
 fi
 arch=${TORCHTIDY_CUDA_ARCH:-$capability}
 if [[ -z $arch ]]; then
@@ -161,6 +189,10 @@ jobs=$(nproc 2>/dev/null || echo 4)
 # this GPU so that it does not ask nvcc for architectures it dropped.
 export TORCH_CUDA_ARCH_LIST="${arch:0:${#arch}-1}.${arch: -1}"
 cuda_root=$(cd "$(dirname "$nvcc")/.." && pwd)
+# Torch's config finds CUDA through PATH and CUDA_TOOLKIT_ROOT_DIR (FindCUDA,
+# torch < 2.4) or CUDAToolkit_ROOT (FindCUDAToolkit): point all at one toolkit.
+export PATH="$cuda_root/bin:$PATH"
+export CUDACXX="$nvcc"
 
 step "configure (lib/runtime standalone)" \
   cmake -S "$repo/lib/runtime" -B "$build" ${generator[@]+"${generator[@]}"} \
@@ -168,6 +200,7 @@ step "configure (lib/runtime standalone)" \
   -DCMAKE_PREFIX_PATH="$torch_prefix" \
   -DCMAKE_CUDA_COMPILER="$nvcc" \
   -DCUDAToolkit_ROOT="$cuda_root" \
+  -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DTORCHTIDY_RUNTIME_CUDA=ON || finish
 
