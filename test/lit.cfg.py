@@ -1,5 +1,7 @@
 # lit configuration of torch-tidy's check, integration and tool suites.
 import os
+import shutil
+
 import lit.formats
 
 config.name = "torch-tidy"
@@ -44,6 +46,13 @@ config.substitutions.append(("%torch_includes", " ".join(
     "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%python", config.python))
+# SARIF is validated against the schema with ajv (npm ci in test/sarif).
+_sarif_dir = os.path.join(config.torchtidy_src_root, "test", "sarif")
+if os.path.isdir(os.path.join(_sarif_dir, "node_modules", "ajv-draft-04")) and \
+        shutil.which("node"):
+    config.available_features.add("sarif-validator")
+config.substitutions.append(("%sarif_validate",
+                             "node " + os.path.join(_sarif_dir, "validate.js")))
 config.substitutions.append(("%src_root", config.torchtidy_src_root))
 config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
 

@@ -11,6 +11,10 @@ packages=(
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
 
+# Node.js validates SARIF output against the schema in the tests.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -6,5 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
+# The SARIF schema validator (ajv, pinned by test/sarif/package-lock.json).
+if [ ! -d test/sarif/node_modules/ajv-draft-04 ]; then
+  (cd test/sarif && npm ci --no-audit --no-fund --loglevel=error)
+fi
 tools/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure "$@"

@@ -1,12 +1,33 @@
 //===--- TorchTidyMain.cpp - the torch-tidy driver ------------------------===//
 //
-// clang-tidy with the libtorch module linked in. The force-linker header
-// references the anchor of every upstream module; ours is referenced here.
+// clang-tidy with the libtorch module linked in. With clang-tidy's own
+// arguments it is clang-tidy (clangTidyMain). torch-tidy adds:
+//   -p <build> with no files   every file of compile_commands.json
+//   -j N, --jobs=N             parallel workers (default: the core count)
+//   --shard=i/n                the i-th of n deterministic shares of the files
+//   --changed-lines[=diff]     only diagnostics on lines a unified diff adds
+//                              (from the file, or stdin without one)
+//   --sarif=out.sarif          SARIF 2.1.0 of all diagnostics
+//   --sarif-docs-base=URL      where the libtorch checks' pages are
+//   --progress/--no-progress   progress line (default: on a terminal)
+// These run the files in worker processes (this same driver, one file
+// each), so a crash on one file costs that file only.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChangedLines.h"
 #include "ClangTidyForceLinker.h"
+#include "ProjectRunner.h"
 #include "tool/ClangTidyMain.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <thread>
 
 namespace clang::tidy {
 extern volatile int LibTorchModuleAnchorSource;
@@ -14,6 +35,178 @@ extern volatile int LibTorchModuleAnchorSource;
     LibTorchModuleAnchorSource;
 } // namespace clang::tidy
 
+using namespace torchtidy::driver;
+
+namespace {
+
+/// clang-tidy options that take a value, so `-opt value` consumes two
+/// arguments.
+bool takesValue(llvm::StringRef Opt) {
+  Opt = Opt.ltrim('-');
+  return llvm::StringSwitch<bool>(Opt)
+      .Cases("p", "checks", "config", "config-file", "export-fixes", true)
+      .Cases("extra-arg", "extra-arg-before", "format-style", "header-filter",
+             true)
+      .Cases("exclude-header-filter", "line-filter", "load",
+             "store-check-profile", "vfsoverlay", true)
+      .Case("warnings-as-errors", true)
+      .Default(false);
+}
+
+bool isInformational(llvm::StringRef Opt) {
+  Opt = Opt.ltrim('-');
+  return llvm::StringSwitch<bool>(Opt)
+      .Cases("list-checks", "dump-config", "explain-config", "verify-config",
+             true)
+      .Cases("help", "help-hidden", "version", "h", true)
+      .Default(false);
+}
+
+int usage(const llvm::Twine &Message) {
+  llvm::errs() << "torch-tidy: " << Message << "\n";
+  return ExitFailure;
+}
+
+} // namespace
+
 int main(int argc, const char **argv) {
-  return clang::tidy::clangTidyMain(argc, argv);
+  ProjectOptions O;
+  O.Self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&main));
+  bool Extended = false, Informational = false, Fix = false;
+  std::optional<std::string> ChangedLinesFrom;
+  std::optional<bool> Progress;
+  std::vector<std::string> Files;
+  unsigned Jobs = 0;
+
+  for (int I = 1; I < argc; ++I) {
+    llvm::StringRef A(argv[I]);
+    if (A == "--") {
+      for (int K = I; K < argc; ++K)
+        O.CompilerArgs.push_back(argv[K]);
+      break;
+    }
+    auto Value = [&](llvm::StringRef Name, std::string &Out) -> bool {
+      // --name=value or --name value (one or two dashes).
+      llvm::StringRef Opt = A.ltrim('-');
+      if (A == Opt)
+        return false;
+      if (Opt.consume_front(Name)) {
+        if (Opt.consume_front("=")) {
+          Out = Opt.str();
+          return true;
+        }
+        if (Opt.empty() && I + 1 < argc) {
+          Out = argv[++I];
+          return true;
+        }
+      }
+      return false;
+    };
+    std::string V;
+    if (A == "-j" || A.starts_with("-j") || Value("jobs", V)) {
+      if (V.empty())
+        V = A == "-j" ? (I + 1 < argc ? argv[++I] : "") : A.drop_front(2).ltrim('=').str();
+      if (llvm::StringRef(V).getAsInteger(10, Jobs) || Jobs == 0)
+        return usage("-j needs a positive number of jobs, not '" + V + "'");
+      Extended = true;
+      continue;
+    }
+    if (Value("shard", V)) {
+      auto [IS, NS] = llvm::StringRef(V).split('/');
+      if (IS.getAsInteger(10, O.ShardIndex) || NS.getAsInteger(10, O.ShardCount) ||
+          O.ShardCount == 0 || O.ShardIndex == 0 || O.ShardIndex > O.ShardCount)
+        return usage("--shard needs i/n with 1 <= i <= n, not '" + V + "'");
+      Extended = true;
+      continue;
+    }
+    if (A == "--changed-lines" || A == "-changed-lines") {
+      ChangedLinesFrom = "-";
+      Extended = true;
+      continue;
+    }
+    if (A.starts_with("--changed-lines=") || A.starts_with("-changed-lines=")) {
+      ChangedLinesFrom = A.split('=').second.str();
+      Extended = true;
+      continue;
+    }
+    if (Value("sarif-docs-base", V)) {
+      O.SarifDocsBase = V;
+      continue;
+    }
+    if (Value("sarif", V)) {
+      O.Sarif = V;
+      Extended = true;
+      continue;
+    }
+    if (A == "--progress" || A == "--no-progress") {
+      Progress = A == "--progress";
+      continue;
+    }
+    if (Value("export-fixes", V)) {
+      O.ExportFixes = V;
+      continue;
+    }
+    if (Value("p", V)) {
+      O.BuildPath = V;
+      O.TidyArgs.push_back("-p=" + V);
+      continue;
+    }
+    if (A == "--fix" || A == "-fix" || A == "--fix-errors" || A == "-fix-errors" ||
+        A == "--fix-notes" || A == "-fix-notes")
+      Fix = true;
+    if (A.starts_with("-")) {
+      Informational |= isInformational(A.split('=').first);
+      O.TidyArgs.push_back(A.str());
+      if (!A.contains('=') && takesValue(A) && I + 1 < argc)
+        O.TidyArgs.push_back(argv[++I]);
+      continue;
+    }
+    Files.push_back(A.str());
+  }
+
+  const bool ProjectMode = Files.empty() && !O.BuildPath.empty() && !Informational;
+  if (Informational || (!Extended && !ProjectMode)) {
+    if (Extended)
+      return usage("-j, --shard, --changed-lines and --sarif do not combine "
+                   "with --list-checks, --dump-config or --help");
+    return clang::tidy::clangTidyMain(argc, argv);
+  }
+
+  if (ChangedLinesFrom) {
+    auto Buf = *ChangedLinesFrom == "-" ? llvm::MemoryBuffer::getSTDIN()
+                                        : llvm::MemoryBuffer::getFile(*ChangedLinesFrom);
+    if (!Buf)
+      return usage("cannot read the diff '" + *ChangedLinesFrom +
+                   "': " + Buf.getError().message());
+    auto Parsed = parseUnifiedDiff((*Buf)->getBuffer());
+    if (!Parsed)
+      return usage(llvm::toString(Parsed.takeError()));
+    O.Changed = std::move(*Parsed);
+    for (const std::string &A : O.TidyArgs)
+      if (llvm::StringRef(A).ltrim('-').starts_with("line-filter"))
+        return usage("--changed-lines and --line-filter do not combine");
+  }
+  for (std::string &F : Files) {
+    llvm::SmallString<256> P(F);
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::remove_dots(P, true);
+    F = std::string(P);
+  }
+  O.Files = std::move(Files);
+  if (O.BuildPath.empty() && O.CompilerArgs.empty() && !O.Files.empty()) {
+    // Like clang-tidy: look for compile_commands.json above the first file.
+    O.BuildPath = std::string(llvm::sys::path::parent_path(O.Files.front()));
+  }
+  O.Jobs = Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (Fix && O.Jobs > 1) {
+    // Two workers fixing one shared header would race.
+    llvm::errs() << "torch-tidy: --fix runs one file at a time (-j1)\n";
+    O.Jobs = 1;
+  }
+  O.Progress = Progress ? *Progress : llvm::sys::Process::StandardErrIsDisplayed();
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    O.SourceRoot = std::string(Cwd);
+  return runProject(std::move(O));
 }

@@ -1,0 +1,152 @@
+//===--- DriverTest.cpp - changed lines, shards and SARIF -----------------===//
+
+#include "ChangedLines.h"
+#include "ProjectRunner.h"
+#include "Sarif.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace torchtidy::driver;
+
+namespace {
+
+TEST(ChangedLines, ParsesGitDiffU0) {
+  const char *Diff = R"(diff --git a/src/model.cpp b/src/model.cpp
+index 1111111..2222222 100644
+--- a/src/model.cpp
++++ b/src/model.cpp
+@@ -10,0 +11,2 @@ struct NetImpl
++  fc2 = torch::nn::Linear(8, 2);
++  mask = torch::ones({3});
+@@ -20 +22 @@ void f()
+-  old();
++  new_();
+@@ -30,3 +31,0 @@ void g()
+-  a();
+-  b();
+-  c();
+diff --git a/gone.cpp b/gone.cpp
+deleted file mode 100644
+--- a/gone.cpp
++++ /dev/null
+@@ -1,2 +0,0 @@
+-x
+-y
+)";
+  auto Parsed = parseUnifiedDiff(Diff);
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  ASSERT_EQ(Parsed->size(), 1u);
+  const auto &Ranges = Parsed->at("src/model.cpp");
+  ASSERT_EQ(Ranges.size(), 2u);
+  EXPECT_EQ(Ranges[0], std::make_pair(11u, 12u));
+  EXPECT_EQ(Ranges[1], std::make_pair(22u, 22u));
+  EXPECT_EQ(lineFilterJSON(*Parsed),
+            R"([{"lines":[[11,12],[22,22]],"name":"src/model.cpp"}])");
+  EXPECT_TRUE(isChangedFile(*Parsed, "/repo/src/model.cpp"));
+  EXPECT_TRUE(isChangedFile(*Parsed, "src/model.cpp"));
+  EXPECT_FALSE(isChangedFile(*Parsed, "/repo/other/src/model.cpp.bak"));
+  EXPECT_FALSE(isChangedFile(*Parsed, "/repo/xsrc/model.cpp"));
+}
+
+TEST(ChangedLines, RejectsWhatIsNotADiff) {
+  auto Parsed = parseUnifiedDiff("this is not a diff\n");
+  ASSERT_FALSE(bool(Parsed));
+  EXPECT_NE(llvm::toString(Parsed.takeError()).find("not a unified diff"),
+            std::string::npos);
+  auto Bad = parseUnifiedDiff("+++ b/x.cpp\n@@ -1 +zz @@\n");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("malformed hunk header"),
+            std::string::npos);
+  auto Empty = parseUnifiedDiff("");
+  ASSERT_TRUE(bool(Empty));
+  EXPECT_TRUE(Empty->empty());
+}
+
+TEST(Shards, EveryFileInExactlyOneShard) {
+  std::vector<std::string> Files;
+  for (int I = 0; I < 10; ++I)
+    Files.push_back("f" + std::to_string(I) + ".cpp");
+  std::vector<std::string> Seen;
+  for (unsigned S = 1; S <= 3; ++S) {
+    auto Part = selectShard(Files, S, 3);
+    EXPECT_GE(Part.size(), 3u);
+    EXPECT_LE(Part.size(), 4u);
+    Seen.insert(Seen.end(), Part.begin(), Part.end());
+  }
+  std::sort(Seen.begin(), Seen.end());
+  auto Sorted = Files;
+  std::sort(Sorted.begin(), Sorted.end());
+  EXPECT_EQ(Seen, Sorted);
+  EXPECT_EQ(selectShard(Files, 1, 1), Files);
+}
+
+TEST(Sarif, RulesResultsNotesAndFixes) {
+  llvm::SmallString<128> Path;
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sarif", "cpp", FD, Path));
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << "struct A {\n  int x;\n  \xc3\xa9t = 1;\n};\n";
+  }
+  clang::tooling::Diagnostic D;
+  D.DiagnosticName = "libtorch-unregistered-buffer";
+  D.DiagLevel = clang::tooling::Diagnostic::Warning;
+  D.Message.Message = "tensor member 'x' is never registered";
+  D.Message.FilePath = std::string(Path);
+  D.Message.FileOffset = 17; // line 2, column 7
+  clang::tooling::DiagnosticMessage Note;
+  Note.Message = "'x' is assigned here";
+  Note.FilePath = std::string(Path);
+  Note.FileOffset = 24; // line 3, code point 4 (byte 5): after "  é"
+  D.Notes.push_back(Note);
+  llvm::cantFail(D.Message.Fix[std::string(Path)].add(
+      clang::tooling::Replacement(std::string(Path), 13, 0,
+                                  std::string("register_buffer(\"x\", "))));
+  clang::tooling::Diagnostic Other = D;
+  Other.DiagnosticName = "bugprone-use-after-move";
+  Other.Message.Fix.clear();
+  Other.Notes.clear();
+
+  SarifOptions O;
+  O.LibTorchDocsBase = "https://example.org/docs/checks/";
+  llvm::json::Value Log = buildSarif({D, Other, D}, O);
+  std::string Text;
+  llvm::raw_string_ostream(Text) << Log;
+  llvm::json::Object *Run =
+      Log.getAsObject()->getArray("runs")->front().getAsObject();
+  const auto *Rules = Run->getObject("tool")->getObject("driver")->getArray("rules");
+  ASSERT_EQ(Rules->size(), 2u) << Text;
+  EXPECT_EQ(*(*Rules)[0].getAsObject()->getString("helpUri"),
+            "https://example.org/docs/checks/unregistered-buffer.md");
+  EXPECT_EQ(*(*Rules)[1].getAsObject()->getString("helpUri"),
+            "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/"
+            "use-after-move.html");
+  const auto *Results = Run->getArray("results");
+  ASSERT_EQ(Results->size(), 3u);
+  const auto *R0 = (*Results)[0].getAsObject();
+  EXPECT_EQ(*R0->getInteger("ruleIndex"), 0);
+  EXPECT_EQ(*(*Results)[1].getAsObject()->getInteger("ruleIndex"), 1);
+  const auto *Region = R0->getArray("locations")
+                           ->front()
+                           .getAsObject()
+                           ->getObject("physicalLocation")
+                           ->getObject("region");
+  EXPECT_EQ(*Region->getInteger("startLine"), 2);
+  EXPECT_EQ(*Region->getInteger("startColumn"), 7);
+  const auto *NoteRegion = R0->getArray("relatedLocations")
+                               ->front()
+                               .getAsObject()
+                               ->getObject("physicalLocation")
+                               ->getObject("region");
+  EXPECT_EQ(*NoteRegion->getInteger("startLine"), 3);
+  EXPECT_EQ(*NoteRegion->getInteger("startColumn"), 4);
+  EXPECT_NE(Text.find("\"insertedContent\":{\"text\":\"register_buffer(\\\"x\\\", \"}"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ((*Results)[1].getAsObject()->get("fixes"), nullptr);
+  llvm::sys::fs::remove(Path);
+}
+
+} // namespace

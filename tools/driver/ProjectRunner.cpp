@@ -1,0 +1,352 @@
+//===--- ProjectRunner.cpp - torch-tidy over many files -------------------===//
+
+#include "ProjectRunner.h"
+#include "Sarif.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+#include <tuple>
+
+namespace torchtidy::driver {
+
+std::vector<std::string> selectShard(const std::vector<std::string> &Files,
+                                     unsigned Index, unsigned Count) {
+  std::vector<std::string> Out;
+  for (size_t K = 0; K < Files.size(); ++K)
+    if (K % Count + 1 == Index)
+      Out.push_back(Files[K]);
+  return Out;
+}
+
+namespace {
+
+struct Job {
+  std::string File;
+  std::string OutputPath, FixesPath;
+  llvm::sys::ProcessInfo Process;
+  bool Started = false, Finished = false, Printed = false;
+  int ReturnCode = 0;
+  std::string Output;
+  std::vector<clang::tooling::Diagnostic> Diagnostics;
+  bool ParseFailed = false, Crashed = false;
+};
+
+bool looksLikeCudaCommand(const clang::tooling::CompileCommand &C) {
+  return !C.CommandLine.empty() &&
+         llvm::sys::path::filename(C.CommandLine.front()).contains("nvcc");
+}
+
+void readResults(Job &J) {
+  if (auto Buf = llvm::MemoryBuffer::getFile(J.OutputPath))
+    J.Output = (*Buf)->getBuffer().str();
+  if (auto Buf = llvm::MemoryBuffer::getFile(J.FixesPath)) {
+    clang::tooling::TranslationUnitDiagnostics TUD;
+    llvm::yaml::Input YIn((*Buf)->getBuffer());
+    YIn >> TUD;
+    if (!YIn.error())
+      J.Diagnostics = std::move(TUD.Diagnostics);
+  }
+  // Paths in the export are as the compile command spelled them; make them
+  // absolute, so that one header seen from two directories is one file.
+  auto Absolute = [](std::string &Path, llvm::StringRef Dir) {
+    if (Path.empty() || llvm::sys::path::is_absolute(Path))
+      return;
+    llvm::SmallString<256> P(Path);
+    llvm::sys::fs::make_absolute(Dir, P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Path = std::string(P);
+  };
+  for (auto &D : J.Diagnostics) {
+    Absolute(D.Message.FilePath, D.BuildDirectory);
+    for (auto &N : D.Notes)
+      Absolute(N.FilePath, D.BuildDirectory);
+    llvm::StringMap<clang::tooling::Replacements> Fixed;
+    for (auto &[File, Reps] : D.Message.Fix) {
+      std::string Path = File.str();
+      Absolute(Path, D.BuildDirectory);
+      for (const clang::tooling::Replacement &R : Reps)
+        llvm::consumeError(Fixed[Path].add(clang::tooling::Replacement(
+            Path, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+    D.Message.Fix = std::move(Fixed);
+  }
+  llvm::StringRef Out(J.Output);
+  J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
+              Out.contains("PLEASE submit a bug report");
+  J.ParseFailed = Out.contains("Error while processing") ||
+                  Out.contains("Found compiler error");
+  for (const auto &D : J.Diagnostics)
+    if (D.DiagnosticName == "clang-diagnostic-error")
+      J.ParseFailed = true;
+}
+
+} // namespace
+
+int runProject(ProjectOptions O) {
+  llvm::raw_ostream &Err = llvm::errs();
+  std::vector<std::string> Files = O.Files;
+  unsigned SkippedCuda = 0;
+  if (Files.empty()) {
+    std::string Error;
+    auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(
+        O.BuildPath, Error);
+    if (!DB) {
+      Err << "torch-tidy: cannot read a compilation database from '"
+          << O.BuildPath << "': " << Error << "\n";
+      return ExitFailure;
+    }
+    llvm::StringSet<> Seen;
+    for (const auto &C : DB->getAllCompileCommands()) {
+      llvm::SmallString<256> Path(C.Filename);
+      if (!llvm::sys::path::is_absolute(Path))
+        llvm::sys::fs::make_absolute(C.Directory, Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      if (looksLikeCudaCommand(C)) {
+        if (Seen.insert(Path).second)
+          ++SkippedCuda;
+        continue;
+      }
+      if (Seen.insert(Path).second)
+        Files.push_back(std::string(Path));
+    }
+  }
+  std::sort(Files.begin(), Files.end());
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  const size_t InDatabase = Files.size();
+  Files = selectShard(Files, O.ShardIndex, O.ShardCount);
+
+  unsigned SkippedUnchanged = 0;
+  if (O.Changed) {
+    // A changed header is not in the database: then every file may show a
+    // finding on its changed lines.
+    bool HeaderChanged = false;
+    for (const auto &[Name, Ranges] : *O.Changed) {
+      bool InFiles = false;
+      for (const std::string &F : Files)
+        InFiles |= isChangedFile({{Name, Ranges}}, F);
+      llvm::StringRef Ext = llvm::sys::path::extension(Name);
+      HeaderChanged |= !InFiles && (Ext == ".h" || Ext == ".hpp" ||
+                                    Ext == ".hh" || Ext == ".hxx" ||
+                                    Ext == ".cuh" || Ext == ".inl");
+    }
+    if (!HeaderChanged) {
+      std::vector<std::string> Kept;
+      for (const std::string &F : Files)
+        if (isChangedFile(*O.Changed, F))
+          Kept.push_back(F);
+      SkippedUnchanged = Files.size() - Kept.size();
+      Files = std::move(Kept);
+    }
+  }
+
+  llvm::SmallString<128> TempDir;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueDirectory("torch-tidy", TempDir)) {
+    Err << "torch-tidy: cannot create a temporary directory: " << EC.message()
+        << "\n";
+    return ExitFailure;
+  }
+
+  std::vector<Job> Jobs(Files.size());
+  for (size_t K = 0; K < Files.size(); ++K) {
+    Jobs[K].File = Files[K];
+    Jobs[K].OutputPath = (TempDir + "/" + std::to_string(K) + ".out").str();
+    Jobs[K].FixesPath = (TempDir + "/" + std::to_string(K) + ".yaml").str();
+  }
+  std::string LineFilter;
+  if (O.Changed)
+    LineFilter = "--line-filter=" + lineFilterJSON(*O.Changed);
+
+  auto Start = [&](Job &J) {
+    std::vector<std::string> Args{O.Self};
+    Args.insert(Args.end(), O.TidyArgs.begin(), O.TidyArgs.end());
+    Args.push_back("--export-fixes=" + J.FixesPath);
+    if (!LineFilter.empty())
+      Args.push_back(LineFilter);
+    Args.push_back(J.File);
+    Args.insert(Args.end(), O.CompilerArgs.begin(), O.CompilerArgs.end());
+    std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+    std::optional<llvm::StringRef> Redirects[] = {
+        llvm::StringRef(""), llvm::StringRef(J.OutputPath),
+        llvm::StringRef(J.OutputPath)};
+    std::string Error;
+    bool Failed = false;
+    J.Process = llvm::sys::ExecuteNoWait(O.Self, Refs, std::nullopt, Redirects,
+                                         0, &Error, &Failed);
+    J.Started = true;
+    if (Failed) {
+      J.Finished = true;
+      J.ReturnCode = -1;
+      J.Output = "torch-tidy: cannot start a worker: " + Error + "\n";
+      J.Crashed = true;
+    }
+  };
+
+  size_t Next = 0, Running = 0, Done = 0, PrintedUpTo = 0;
+  unsigned Findings = 0;
+  const unsigned JobsLimit = std::max(1u, O.Jobs);
+  auto ShowProgress = [&]() {
+    if (O.Progress)
+      Err << "\r\x1b[K[" << Done << "/" << Jobs.size() << " files] " << Findings
+          << " finding" << (Findings == 1 ? "" : "s") << " so far";
+  };
+  ShowProgress();
+  while (Done < Jobs.size()) {
+    while (Running < JobsLimit && Next < Jobs.size()) {
+      Start(Jobs[Next]);
+      if (Jobs[Next].Finished)
+        ++Done;
+      else
+        ++Running;
+      ++Next;
+    }
+    bool Progressed = false;
+    for (size_t K = 0; K < Next; ++K) {
+      Job &J = Jobs[K];
+      if (!J.Started || J.Finished)
+        continue;
+      std::string Error;
+      llvm::sys::ProcessInfo R = llvm::sys::Wait(J.Process, 0, &Error,
+                                                 nullptr, /*Polling=*/true);
+      if (R.Pid != J.Process.Pid)
+        continue;
+      J.Finished = true;
+      J.ReturnCode = R.ReturnCode;
+      readResults(J);
+      for (const auto &D : J.Diagnostics)
+        if (D.DiagnosticName != "clang-diagnostic-error")
+          ++Findings;
+      --Running;
+      ++Done;
+      Progressed = true;
+    }
+    // Print in file order, whatever order the workers finish in.
+    while (PrintedUpTo < Jobs.size() && Jobs[PrintedUpTo].Finished) {
+      if (O.Progress)
+        Err << "\r\x1b[K";
+      llvm::outs() << Jobs[PrintedUpTo].Output;
+      llvm::outs().flush();
+      Jobs[PrintedUpTo].Printed = true;
+      ++PrintedUpTo;
+    }
+    if (Progressed || Done == Jobs.size())
+      ShowProgress();
+    if (!Progressed && Done < Jobs.size())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (O.Progress)
+    Err << "\r\x1b[K";
+
+  // One finding seen from several translation units (in a shared header)
+  // counts once.
+  std::vector<clang::tooling::Diagnostic> All;
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
+  unsigned ParseFailures = 0, Crashes = 0;
+  bool AnyNonZero = false;
+  for (Job &J : Jobs) {
+    ParseFailures += J.ParseFailed;
+    Crashes += J.Crashed;
+    AnyNonZero |= J.ReturnCode != 0;
+    for (auto &D : J.Diagnostics)
+      if (Seen.insert({D.DiagnosticName, D.Message.FilePath,
+                       D.Message.FileOffset, D.Message.Message})
+              .second)
+        All.push_back(std::move(D));
+  }
+  std::sort(All.begin(), All.end(),
+            [](const clang::tooling::Diagnostic &A,
+               const clang::tooling::Diagnostic &B) {
+              return std::tie(A.Message.FilePath, A.Message.FileOffset,
+                              A.DiagnosticName, A.Message.Message) <
+                     std::tie(B.Message.FilePath, B.Message.FileOffset,
+                              B.DiagnosticName, B.Message.Message);
+            });
+
+  int Status = ExitClean;
+  if (!O.Sarif.empty()) {
+    SarifOptions SO;
+    SO.SourceRoot = O.SourceRoot;
+    SO.LibTorchDocsBase = O.SarifDocsBase;
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(O.Sarif, EC, llvm::sys::fs::OF_TextWithCRLF);
+    if (EC) {
+      Err << "torch-tidy: cannot write '" << O.Sarif << "': " << EC.message()
+          << "\n";
+      Status = ExitFailure;
+    } else {
+      OS << llvm::formatv("{0:2}", buildSarif(All, SO)) << "\n";
+    }
+  }
+  if (!O.ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(O.ExportFixes, EC, llvm::sys::fs::OF_TextWithCRLF);
+    if (EC) {
+      Err << "torch-tidy: cannot write '" << O.ExportFixes
+          << "': " << EC.message() << "\n";
+      Status = ExitFailure;
+    } else {
+      clang::tooling::TranslationUnitDiagnostics TUD;
+      TUD.Diagnostics = All;
+      llvm::yaml::Output YOut(OS);
+      YOut << TUD;
+    }
+  }
+  llvm::sys::fs::remove_directories(TempDir);
+
+  std::map<std::string, unsigned> ByCheck;
+  unsigned Total = 0;
+  for (const auto &D : All)
+    if (D.DiagnosticName != "clang-diagnostic-error") {
+      ++ByCheck[D.DiagnosticName];
+      ++Total;
+    }
+  Err << "torch-tidy: " << Jobs.size() << " file" << (Jobs.size() == 1 ? "" : "s")
+      << " analysed";
+  if (O.ShardCount > 1)
+    Err << " (shard " << O.ShardIndex << "/" << O.ShardCount << " of "
+        << InDatabase << ")";
+  if (SkippedUnchanged)
+    Err << ", " << SkippedUnchanged << " without changed lines skipped";
+  if (SkippedCuda)
+    Err << ", " << SkippedCuda << " compiled by nvcc skipped";
+  Err << "; " << Total << " finding" << (Total == 1 ? "" : "s");
+  if (!ByCheck.empty()) {
+    Err << " (";
+    bool First = true;
+    for (const auto &[Name, N] : ByCheck) {
+      Err << (First ? "" : ", ") << Name << ": " << N;
+      First = false;
+    }
+    Err << ")";
+  }
+  if (ParseFailures)
+    Err << "; " << ParseFailures << " file" << (ParseFailures == 1 ? "" : "s")
+        << " with compiler errors";
+  if (Crashes)
+    Err << "; " << Crashes << " worker" << (Crashes == 1 ? "" : "s")
+        << " crashed";
+  Err << "\n";
+
+  if (ParseFailures || Crashes)
+    return ExitFailure;
+  if (Status != ExitClean)
+    return Status;
+  return AnyNonZero ? ExitFindingsAsErrors : ExitClean;
+}
+
+} // namespace torchtidy::driver
