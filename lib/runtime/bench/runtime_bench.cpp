@@ -12,7 +12,10 @@
 
 #include "release_macro.h"
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/embedding.h>
+#include <ATen/ops/randint.h>
+#include <ATen/ops/randn.h>
 #include <benchmark/benchmark.h>
 
 #include <cstring>

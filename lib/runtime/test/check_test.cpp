@@ -28,7 +28,16 @@
 
 #include "internal.h"
 
-#include <ATen/ATen.h>
+#include <ATen/Context.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/remainder.h>
+#include <ATen/ops/scalar_tensor.h>
+#include <ATen/ops/tensor.h>
+#include <ATen/ops/zeros.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
