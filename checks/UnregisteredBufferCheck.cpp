@@ -19,9 +19,10 @@ bool UnregisteredBufferCheck::isReportable(
 void UnregisteredBufferCheck::report(const FieldDecl *Field,
                                      const CXXRecordDecl *Owner,
                                      const torchtidy::MemberFacts &Facts) {
+  const SourceLocation At = reportLocation(Field, Facts);
   {
     auto Diag =
-        diag(Field->getLocation(),
+        diag(At,
              "%select{tensor member|member}0 %1 of module %2 "
              "%select{is|holds tensors that are}0 never registered; "
              "module->to(device) leaves %select{it|them}0 behind and "
@@ -32,7 +33,7 @@ void UnregisteredBufferCheck::report(const FieldDecl *Field,
     if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
       addRegistrationFix(Diag, Field, Owner, *W, "register_buffer");
   }
-  noteWrites(Field, Facts);
+  noteWrites(Field, Facts, At);
 }
 
 } // namespace clang::tidy::libtorch

@@ -131,10 +131,26 @@ void UnregisteredMemberCheckBase::addRegistrationFix(
        << FixItHint::CreateInsertion(Range.getEnd(), ")");
 }
 
-void UnregisteredMemberCheckBase::noteWrites(
+SourceLocation UnregisteredMemberCheckBase::reportLocation(
     const FieldDecl *Field, const torchtidy::MemberFacts &Facts) {
+  const SourceManager &SM = Field->getASTContext().getSourceManager();
+  if (SM.isInMainFile(SM.getExpansionLoc(Field->getLocation())))
+    return Field->getLocation();
+  for (const torchtidy::MemberWrite &W : Facts.Writes)
+    if (!W.IsNull && W.Site &&
+        SM.isInMainFile(SM.getExpansionLoc(W.Site->getBeginLoc())))
+      return W.Site->getBeginLoc();
+  return Field->getLocation();
+}
+
+void UnregisteredMemberCheckBase::noteWrites(
+    const FieldDecl *Field, const torchtidy::MemberFacts &Facts,
+    SourceLocation ReportedAt) {
+  if (ReportedAt != Field->getLocation())
+    diag(Field->getLocation(), "%0 is declared here", DiagnosticIDs::Note)
+        << Field;
   for (const torchtidy::MemberWrite &W : Facts.Writes) {
-    if (W.IsNull || !W.Site)
+    if (W.IsNull || !W.Site || W.Site->getBeginLoc() == ReportedAt)
       continue;
     StringRef How;
     switch (W.How) {

@@ -45,8 +45,15 @@ protected:
                           const CXXRecordDecl *Owner,
                           const torchtidy::MemberWrite &W,
                           StringRef Registrar);
-  /// A note at each write of the member.
-  void noteWrites(const FieldDecl *Field, const torchtidy::MemberFacts &Facts);
+  /// Where to report: the member, or, when the member is declared outside
+  /// the main file (in a header) and the main file writes it, the first
+  /// such write: editors (clangd) show only diagnostics in the open file.
+  static SourceLocation reportLocation(const FieldDecl *Field,
+                                       const torchtidy::MemberFacts &Facts);
+  /// A note at each write of the member (and at the member itself when the
+  /// warning is not there).
+  void noteWrites(const FieldDecl *Field, const torchtidy::MemberFacts &Facts,
+                  SourceLocation ReportedAt);
 
 private:
   struct Candidate {

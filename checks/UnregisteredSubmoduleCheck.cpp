@@ -31,9 +31,10 @@ bool UnregisteredSubmoduleCheck::isReportable(
 void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,
                                         const CXXRecordDecl *Owner,
                                         const torchtidy::MemberFacts &Facts) {
+  const SourceLocation At = reportLocation(Field, Facts);
   {
     auto Diag =
-        diag(Field->getLocation(),
+        diag(At,
              "%select{submodule %1|member %1, a container of submodules,}0 of "
              "module %2 is never registered; the optimizer, "
              "module->to(device), torch::save and eval() do not reach "
@@ -43,7 +44,7 @@ void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,
     if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
       addRegistrationFix(Diag, Field, Owner, *W, "register_module");
   }
-  noteWrites(Field, Facts);
+  noteWrites(Field, Facts, At);
 }
 
 } // namespace clang::tidy::libtorch

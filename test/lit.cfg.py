@@ -39,6 +39,8 @@ config.substitutions.append(("%clang_tidy", tidy_cmd))
 config.substitutions.append(("%torch_tidy", config.torch_tidy))
 config.substitutions.append(("%plugin", config.torchtidy_plugin))
 config.substitutions.append(("%upstream_clang_tidy", config.clang_tidy))
+config.substitutions.append(("%mock_torch_dir", os.path.join(
+    config.torchtidy_src_root, "test", "checks", "Inputs", "mock-libtorch")))
 config.substitutions.append(("%mock_torch",
     "-isystem " + os.path.join(config.torchtidy_src_root, "test", "checks",
                                "Inputs", "mock-libtorch")))

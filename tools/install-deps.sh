@@ -9,6 +9,8 @@ packages=(
   "clang-${LLVM_VERSION}" "clang-tidy-${LLVM_VERSION}" "clangd-${LLVM_VERSION}"
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev
+  # torch-clangd links clangd, whose remote index needs gRPC and protobuf.
+  libgrpc++-dev libprotobuf-dev
 )
 
 # Node.js validates SARIF output against the schema in the tests.

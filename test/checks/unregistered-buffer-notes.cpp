@@ -1,4 +1,4 @@
-// RUN: %check_clang_tidy %s libtorch-unregistered-buffer %t -- -- %mock_torch
+// RUN: %check_clang_tidy %s libtorch-unregistered-buffer %t -- -- %mock_torch -I %S
 
 #include <torch/torch.h>
 
@@ -21,3 +21,14 @@ struct FillImpl : torch::nn::Module {
   // CHECK-NOTES: :[[@LINE-1]]:30: warning: member 'parts' of module 'FillImpl' holds tensors that are never registered
   // CHECK-NOTES: :[[@LINE-3]]:16: note: 'parts' is filled here, without registration
 };
+
+// A member declared in a header is reported at the constructor's write in
+// the file analysed (editors show only the open file's diagnostics), with a
+// note at the member.
+#include "Inputs/unregistered-header-member.h"
+HeaderImpl::HeaderImpl() {
+  table = torch::zeros({4});
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: tensor member 'table' of module 'HeaderImpl' is never registered
+  // CHECK-NOTES: unregistered-header-member.h:6:17: note: 'table' is declared here
+}
+// CHECK-FIXES: table = register_buffer("table", torch::zeros({4}));
