@@ -37,6 +37,7 @@ config.substitutions.append(
                                                  config.filecheck)))
 config.substitutions.append(("%clang_tidy", tidy_cmd))
 config.substitutions.append(("%torch_tidy", config.torch_tidy))
+config.substitutions.append(("%torch_clangd", config.torch_clangd))
 config.substitutions.append(("%plugin", config.torchtidy_plugin))
 config.substitutions.append(("%upstream_clang_tidy", config.clang_tidy))
 config.substitutions.append(("%mock_torch_dir", os.path.join(
@@ -58,6 +59,9 @@ config.substitutions.append(("%sarif_validate",
 config.substitutions.append(("%src_root", config.torchtidy_src_root))
 config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
 
+# torch-clangd is built only with TORCHTIDY_BUILD_CLANGD (test/clangd).
+if getattr(config, "torch_clangd", ""):
+    config.available_features.add("torch-clangd")
 if os.path.isdir("/usr/include/torch/csrc/api/include") or config.torch_include_dirs:
     config.available_features.add("libtorch")
 # FileCheck, not, count: the LLVM tools of the version built against.
