@@ -126,6 +126,15 @@ struct Templated : data::datasets::Dataset<Templated<T>> {
 template struct Templated<float>;
 template struct Templated<int>;
 
+// A hook defined out of line.
+struct OutOfLine : data::datasets::Dataset<OutOfLine> {
+  data::Example<> get(size_t i) override;
+  c10::optional<size_t> size() const override { return 1; }
+  torch::Tensor x_;
+};
+data::Example<> OutOfLine::get(size_t i) { return {x_.cuda(), x_}; }
+// CHECK-MESSAGES: :[[@LINE-1]]:55: warning: 'cuda' moves a tensor to the GPU in 'OutOfLine::get'
+
 //===--- Not CUDA work, or not a hook: no warnings below. ------------------===//
 
 struct CpuOnly : data::datasets::Dataset<CpuOnly> {
@@ -145,6 +154,15 @@ struct CpuOnly : data::datasets::Dataset<CpuOnly> {
   }
   c10::optional<size_t> size() const override { return 10; }
   torch::Tensor x_, y_;
+};
+
+// A get() that calls itself.
+struct SelfRecursive : data::datasets::Dataset<SelfRecursive> {
+  data::Example<> get(size_t i) override {
+    return i ? get(i - 1) : data::Example<>{x_, x_};
+  }
+  c10::optional<size_t> size() const override { return 1; }
+  torch::Tensor x_;
 };
 
 // A `get` in a class that is not a dataset.

@@ -19,7 +19,7 @@ public:
     auto image = images_[index].to(torch::kCUDA);
     // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'to' moves a tensor to a CUDA device in 'Images::get', which the DataLoader calls on its worker threads
     auto mask = torch::ones({28, 28}, torch::TensorOptions().dtype(torch::kFloat).device(device_));
-    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'ones' creates a tensor on a device that is not provably the CPU in 'Images::get'
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'ones' creates a tensor on a device that is not provably the CPU in 'Images::get'
     auto scaled = normalise(image * mask);
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'normalise' does CUDA work ('to' moves a tensor to a CUDA device) in 'Images::get'
     auto label = labels_[index];
