@@ -121,7 +121,8 @@ public:
   // Moves and conversions.
   Tensor to(c10::Device, c10::ScalarType, bool non_blocking = false,
             bool copy = false) const;
-  Tensor to(c10::Device, bool non_blocking = false, bool copy = false) const;
+  // No to(Device): as in LibTorch, `t.to(kCUDA)` and `t.to(device)` go
+  // through TensorOptions' implicit constructors (else kCUDA is ambiguous).
   Tensor to(c10::ScalarType, bool non_blocking = false) const;
   Tensor to(const TensorOptions &, bool non_blocking = false) const;
   Tensor to(const Tensor &other, bool non_blocking = false) const;

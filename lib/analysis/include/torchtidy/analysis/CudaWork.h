@@ -1,0 +1,153 @@
+//===--- CudaWork.h - Which code does work on a CUDA device -----*- C++ -*-===//
+//
+// "Is this expression CUDA work?" for code that LibTorch's DataLoader runs on
+// its worker threads: moves to a CUDA device, factories with a CUDA device,
+// at::cuda / c10::cuda calls, the CUDA runtime API, kernel launches, and
+// reads of member tensors the class moved to CUDA. Plus a bounded walk down
+// the calls of a function to the functions defined in the translation unit.
+// Everything is recognised by declaration: `torch::kCUDA` is
+// `c10::DeviceType::CUDA`, `x.to(torch::kCUDA)` is `to(TensorOptions)` on the
+// real headers and `to(Device)` on others.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_CUDAWORK_H
+#define TORCHTIDY_ANALYSIS_CUDAWORK_H
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace torchtidy {
+
+/// The LibTorch data-pipeline hook a method overrides: what the DataLoader
+/// calls on its worker threads.
+struct DataHook {
+  /// The LibTorch class template that declares the hook ("Dataset",
+  /// "BatchDataset", "StatefulDataset", "Transform", "BatchTransform",
+  /// "TensorTransform"); empty when the method is no hook.
+  llvm::StringRef Base;
+  /// The hook's name: "get", "get_batch", "apply", "apply_batch",
+  /// "operator()".
+  llvm::StringRef Method;
+  explicit operator bool() const { return !Base.empty(); }
+};
+
+/// Which hook \p MD overrides, directly or through user base classes:
+/// `Dataset::get`, `BatchDataset::get_batch` (also through `Dataset` and
+/// `StatefulDataset`), `Transform::apply`, `BatchTransform::apply_batch`,
+/// `TensorTransform::operator()`. Found through the overridden methods, so a
+/// `get` in a class that is not a dataset is no hook.
+DataHook getDataHook(const clang::CXXMethodDecl *MD);
+
+/// What a device-valued expression (a `c10::Device`, `c10::DeviceType`,
+/// `TensorOptions`, `optional<Device>` or device string) is known to be.
+enum class DeviceClass {
+  NotADevice,   ///< a dtype, a default TensorOptions: no device at all
+  Unknown,      ///< follows something else (`t.device()`, `t.options()`)
+  CPU,          ///< kCPU, Device("cpu")
+  CUDA,         ///< kCUDA, Device("cuda:1"), Device(kCUDA, 1), kHIP
+  Configurable, ///< a Device member, parameter or variable not provably CPU
+};
+
+/// Classifies \p E, looking through implicit conversions, temporaries,
+/// `TensorOptions` chains, `?:` and the initialisers of local variables.
+DeviceClass classifyDevice(const clang::Expr *E);
+
+/// Whether \p C puts data on a GPU: CUDA, or a configurable device.
+inline bool isGpuDevice(DeviceClass C) {
+  return C == DeviceClass::CUDA || C == DeviceClass::Configurable;
+}
+
+/// One piece of CUDA work.
+struct CudaOp {
+  enum Kind {
+    MoveToDevice,   ///< t.to(<CUDA or configurable device>)
+    CudaMethod,     ///< t.cuda()
+    Factory,        ///< torch::zeros(..., <CUDA options>) and friends
+    CudaLibrary,    ///< at::cuda:: / c10::cuda:: / torch::cuda::synchronize
+    CudaRuntime,    ///< cudaMemcpy, cudaMalloc, cuMemcpy...
+    KernelLaunch,   ///< kernel<<<grid, block>>>(...)
+    CudaMemberRead, ///< reading a member tensor the class moved to CUDA
+  };
+  Kind K;
+  /// The expression doing the work.
+  const clang::Expr *Site = nullptr;
+  /// MoveToDevice, Factory: CUDA or Configurable.
+  DeviceClass Device = DeviceClass::CUDA;
+  /// The function called (all but KernelLaunch and CudaMemberRead).
+  const clang::FunctionDecl *Callee = nullptr;
+  /// CudaMemberRead: the member, and where the class made it a CUDA tensor.
+  const clang::FieldDecl *Member = nullptr;
+  const clang::Expr *MovedAt = nullptr;
+};
+
+/// The CUDA work \p E does by itself (not counting its children, and not
+/// member reads, which need the class: see CudaWorkFinder), if any.
+std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
+
+/// A call on the way from a hook to CUDA work.
+struct CallStep {
+  const clang::Expr *Call;           ///< the call or construction
+  const clang::FunctionDecl *Callee; ///< its definition
+};
+
+/// CUDA work reached from a hook.
+struct CudaWorkFinding {
+  CudaOp Op;
+  /// Empty when Op is in the hook itself; else the calls from the hook
+  /// (Chain.front().Call is in the hook) down to the function holding Op.
+  llvm::SmallVector<CallStep, 4> Chain;
+};
+
+/// Finds the CUDA work a function does, directly and through the functions
+/// defined in the translation unit (outside system headers) that it calls,
+/// up to MaxCallDepth calls deep. Each function body is scanned once per
+/// finder and cached; recursion, mutual recursion and repeated callees are
+/// visited once. Lambda bodies count as part of the function that writes
+/// them; a virtual call follows the method it names; calls through function
+/// pointers and std::function are not followed.
+class CudaWorkFinder {
+public:
+  explicit CudaWorkFinder(unsigned MaxCallDepth) : MaxCallDepth(MaxCallDepth) {}
+
+  /// Each piece of CUDA work in \p Root's own body, then for each call in
+  /// that body that leads to CUDA work, one finding with the shortest chain,
+  /// in source order within each group.
+  std::vector<CudaWorkFinding> find(const clang::FunctionDecl *Root);
+
+  /// Where the class of \p Field makes it a CUDA tensor (a default member
+  /// initialiser, a constructor initialiser or an assignment in a method
+  /// defined in the translation unit), else null.
+  const clang::Expr *cudaWriteOf(const clang::FieldDecl *Field);
+
+  /// Number of function bodies scanned so far (for tests of the walk's
+  /// bounds).
+  unsigned scannedFunctions() const { return Summaries.size(); }
+
+private:
+  struct Summary {
+    std::vector<CudaOp> Ops;
+    std::vector<CallStep> Calls;
+  };
+  const Summary &summarize(const clang::FunctionDecl *FD);
+  /// The shortest chain from \p Callee (depth 1) to CUDA work.
+  std::optional<CudaWorkFinding>
+  searchFrom(const CallStep &First, const clang::FunctionDecl *Root);
+
+  unsigned MaxCallDepth;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Summary>>
+      Summaries;
+  llvm::DenseMap<const clang::CXXRecordDecl *,
+                 llvm::DenseMap<const clang::FieldDecl *, const clang::Expr *>>
+      CudaFields;
+};
+
+} // namespace torchtidy
+
+#endif

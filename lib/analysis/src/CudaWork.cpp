@@ -1,0 +1,678 @@
+//===--- CudaWork.cpp - Which code does work on a CUDA device -------------===//
+
+#include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace torchtidy {
+
+//===--- Hooks ------------------------------------------------------------===//
+
+namespace {
+struct HookEntry {
+  llvm::StringRef Base, Method;
+  llvm::ArrayRef<llvm::StringRef> Namespaces;
+};
+constexpr llvm::StringRef DatasetsNS[] = {"torch", "data", "datasets"};
+constexpr llvm::StringRef TransformsNS[] = {"torch", "data", "transforms"};
+// The methods the DataLoader (through MapDataset and the batch transforms)
+// calls on its worker threads, as LibTorch declares them.
+const HookEntry Hooks[] = {
+    {"Dataset", "get", DatasetsNS},
+    {"Dataset", "get_batch", DatasetsNS},
+    {"BatchDataset", "get_batch", DatasetsNS},
+    {"StatefulDataset", "get_batch", DatasetsNS},
+    {"Transform", "apply", TransformsNS},
+    {"Transform", "apply_batch", TransformsNS},
+    {"BatchTransform", "apply_batch", TransformsNS},
+    {"TensorTransform", "operator()", TransformsNS},
+    {"TensorTransform", "apply", TransformsNS},
+};
+} // namespace
+
+static llvm::StringRef methodName(const CXXMethodDecl *MD) {
+  if (MD->getOverloadedOperator() == OO_Call)
+    return "operator()";
+  return MD->getIdentifier() ? MD->getName() : "";
+}
+
+static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
+  llvm::StringRef Name = methodName(MD);
+  for (const HookEntry &H : Hooks)
+    if (H.Method == Name && hasQualifiedName(MD->getParent(), H.Base,
+                                             H.Namespaces))
+      return {H.Base, H.Method};
+  return {};
+}
+
+static DataHook findHook(const CXXMethodDecl *MD, unsigned Depth) {
+  if (!MD || Depth > 16)
+    return {};
+  for (const CXXMethodDecl *O : MD->overridden_methods()) {
+    if (DataHook H = hookDeclaredBy(O))
+      return H;
+    if (DataHook H = findHook(O, Depth + 1))
+      return H;
+  }
+  return {};
+}
+
+DataHook getDataHook(const CXXMethodDecl *MD) {
+  if (!MD || methodName(MD).empty())
+    return {};
+  return findHook(MD, 0);
+}
+
+//===--- Devices ----------------------------------------------------------===//
+
+/// Looks through what the compiler adds and what only converts: parens,
+/// implicit and explicit casts, temporaries and cleanups.
+static const Expr *strip(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      E = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *CE = dyn_cast<CastExpr>(E))
+      E = CE->getSubExpr();
+    else
+      break;
+  }
+  return E;
+}
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+}
+
+static bool isDeviceTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET = T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+}
+
+static bool isDeviceClass(QualType T) {
+  return hasQualifiedName(recordOf(T), "Device", {"c10"});
+}
+
+static bool isTensorOptions(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  // c10::TensorOptions in LibTorch, at::TensorOptions in older releases.
+  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+         hasQualifiedName(RD, "TensorOptions", {"at"});
+}
+
+/// A type whose value is a device and nothing else: Device, DeviceType,
+/// optional<Device>.
+static bool isDeviceValued(QualType T) {
+  if (T.isNull())
+    return false;
+  if (isDeviceTypeEnum(T) || isDeviceClass(T))
+    return true;
+  QualType V = getOptionalValueType(T.getNonReferenceType());
+  return !V.isNull() && (isDeviceClass(V) || isDeviceTypeEnum(V));
+}
+
+/// A parameter type through which a device can be passed.
+static bool carriesDevice(QualType T) {
+  return isDeviceValued(T) || isTensorOptions(T);
+}
+
+static bool isStringType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return hasQualifiedName(RD, "basic_string", {"std"});
+}
+
+static DeviceClass deviceTypeValue(const Expr *E) {
+  const auto *ET =
+      E->getType().getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  Expr::EvalResult R;
+  if (!ET || E->isValueDependent() ||
+      !E->EvaluateAsInt(R, ET->getDecl()->getASTContext()))
+    return DeviceClass::Unknown;
+  llvm::APSInt V = R.Val.getInt();
+  for (const EnumConstantDecl *C : ET->getDecl()->enumerators()) {
+    if (llvm::APSInt::isSameValue(C->getInitVal(), V)) {
+      llvm::StringRef N = C->getName();
+      if (N == "CPU")
+        return DeviceClass::CPU;
+      if (N == "CUDA" || N == "HIP")
+        return DeviceClass::CUDA;
+      // Meta, XLA, MPS...: not the CUDA device this check is about.
+      return DeviceClass::Unknown;
+    }
+  }
+  return DeviceClass::Unknown;
+}
+
+static DeviceClass classify(const Expr *E, unsigned Depth);
+
+static DeviceClass classifyVariable(const VarDecl *VD, unsigned Depth) {
+  QualType T = VD->getType();
+  if (isa<ParmVarDecl>(VD))
+    return isDeviceValued(T) ? DeviceClass::Configurable : DeviceClass::Unknown;
+  const Expr *Init = VD->getAnyInitializer();
+  const bool Const = T.isConstQualified();
+  if (VD->hasLocalStorage() || Const) {
+    // A local is judged by its initialiser (later assignments are not
+    // followed); so is a constant.
+    if (Init)
+      return classify(Init, Depth + 1);
+    return DeviceClass::Unknown;
+  }
+  // A mutable global or static: whatever the program sets it to.
+  return isDeviceValued(T) ? DeviceClass::Configurable : DeviceClass::Unknown;
+}
+
+static DeviceClass merge(DeviceClass A, DeviceClass B) {
+  if (A == DeviceClass::CUDA || B == DeviceClass::CUDA)
+    return DeviceClass::CUDA;
+  if (A == DeviceClass::Configurable || B == DeviceClass::Configurable)
+    return DeviceClass::Configurable;
+  if (A == B)
+    return A;
+  return DeviceClass::Unknown;
+}
+
+static DeviceClass classify(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 8)
+    return DeviceClass::Unknown;
+  E = strip(E);
+  if (!E)
+    return DeviceClass::Unknown;
+  QualType T = E->getType();
+
+  if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+    if (!SL->isOrdinary())
+      return DeviceClass::Unknown;
+    llvm::StringRef S = SL->getString().trim();
+    if (S.starts_with("cuda") || S.starts_with("hip"))
+      return DeviceClass::CUDA;
+    if (S.starts_with("cpu"))
+      return DeviceClass::CPU;
+    return DeviceClass::Unknown;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return merge(classify(CO->getTrueExpr(), Depth + 1),
+                 classify(CO->getFalseExpr(), Depth + 1));
+
+  if (isDeviceTypeEnum(T)) {
+    DeviceClass C = deviceTypeValue(E);
+    if (C != DeviceClass::Unknown)
+      return C;
+  } else if (!isDeviceValued(T) && !isTensorOptions(T) && !isStringType(T)) {
+    // A dtype, a layout, a nullopt...: says nothing about the device.
+    return DeviceClass::NotADevice;
+  }
+
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
+      // TensorOptions() and an empty optional carry no device.
+      return isTensorOptions(T) || !getOptionalValueType(T).isNull()
+                 ? DeviceClass::NotADevice
+                 : DeviceClass::Unknown;
+    // Device(kCUDA, 1), Device("cuda:1"), TensorOptions(kCUDA), copies, and
+    // the string made from a literal: the device is the first argument
+    // (the second, after c10::in_place).
+    unsigned I = 0;
+    if (CE->getNumArgs() > 1) {
+      const CXXRecordDecl *Tag = recordOf(CE->getArg(0)->getType());
+      if (Tag && Tag->getIdentifier() && Tag->getName() == "in_place_t")
+        I = 1;
+    }
+    DeviceClass C = classify(CE->getArg(I), Depth + 1);
+    // Device(name) from a string that is not a literal: not known.
+    if (C == DeviceClass::NotADevice && isDeviceValued(T))
+      return DeviceClass::Unknown;
+    return C;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && isTensorOptions(QualType(MD->getParent()->getTypeForDecl(), 0))) {
+      llvm::StringRef N = methodName(MD);
+      if (N == "device" && MC->getNumArgs() > 0)
+        return classify(MC->getArg(0), Depth + 1);
+      // .dtype(), .requires_grad(), .layout()...: keep the object's device.
+      return classify(MC->getImplicitObjectArgument(), Depth + 1);
+    }
+    // t.device(), t.options(): the device of another tensor.
+    return DeviceClass::Unknown;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && isTorchFunction(FD) && FD->getIdentifier()) {
+      // torch::device(d), torch::dtype(t): the TensorOptions shortcuts.
+      if (FD->getName() == "device" && Call->getNumArgs() > 0)
+        return classify(Call->getArg(0), Depth + 1);
+      if (FD->getName() == "dtype" || FD->getName() == "requires_grad" ||
+          FD->getName() == "layout")
+        return DeviceClass::NotADevice;
+    }
+    return DeviceClass::Unknown;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return classifyVariable(VD, Depth);
+    return DeviceClass::Unknown;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl()))
+      return classifyVariable(VD, Depth);
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return isDeviceValued(FD->getType()) ? DeviceClass::Configurable
+                                           : DeviceClass::Unknown;
+  }
+  return DeviceClass::Unknown;
+}
+
+DeviceClass classifyDevice(const Expr *E) { return classify(E, 0); }
+
+//===--- CUDA work --------------------------------------------------------===//
+
+/// Declared in a `cuda` namespace of LibTorch: at::cuda, c10::cuda,
+/// torch::cuda.
+static bool inTorchCudaNamespace(const Decl *D) {
+  bool SawCuda = false;
+  const NamespaceDecl *Top = nullptr;
+  for (const DeclContext *DC = D->getDeclContext();
+       DC && !DC->isTranslationUnit(); DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (NS->isInline() || !NS->getIdentifier())
+        continue;
+      if (NS->getName() == "cuda")
+        SawCuda = true;
+      Top = NS;
+    }
+  if (!SawCuda || !Top)
+    return false;
+  llvm::StringRef N = Top->getName();
+  return N == "at" || N == "c10" || N == "torch";
+}
+
+/// Queries that LibTorch answers without work on a device.
+static bool isCudaQuery(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N == "is_available" || N == "device_count" ||
+         N == "cudnn_is_available";
+}
+
+/// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope.
+static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
+  if (!FD->getIdentifier() || !FD->isExternC() ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef N = FD->getName();
+  if (N.starts_with("cuda") && N.size() > 4)
+    return true;
+  return N.size() > 2 && N.starts_with("cu") && N[2] >= 'A' && N[2] <= 'Z';
+}
+
+/// The most definite device among the arguments passed to device-carrying
+/// parameters of \p FD.
+static DeviceClass deviceArgument(const CallExpr *Call,
+                                  const FunctionDecl *FD) {
+  DeviceClass Best = DeviceClass::NotADevice;
+  unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                            isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = 0; I < FD->getNumParams() && I + Offset < Call->getNumArgs();
+       ++I) {
+    if (!carriesDevice(FD->getParamDecl(I)->getType()))
+      continue;
+    const Expr *Arg = Call->getArg(I + Offset);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    DeviceClass C = classify(Arg, 0);
+    if (C == DeviceClass::CUDA)
+      return C;
+    if (C == DeviceClass::Configurable)
+      Best = C;
+  }
+  return Best;
+}
+
+std::optional<CudaOp> classifyCudaOp(const Expr *E) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (isa<CUDAKernelCallExpr>(E)) {
+    CudaOp Op{CudaOp::KernelLaunch, E};
+    Op.Callee = cast<CallExpr>(E)->getDirectCallee();
+    return Op;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // c10::cuda::CUDAGuard, CUDAStreamGuard: switch the thread's device.
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor && !Ctor->isCopyOrMoveConstructor() &&
+        inTorchCudaNamespace(Ctor->getParent())) {
+      CudaOp Op{CudaOp::CudaLibrary, E};
+      Op.Callee = Ctor;
+      return Op;
+    }
+    return std::nullopt;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return std::nullopt;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return std::nullopt;
+
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && !MD->isStatic()) {
+    if (!isTensorMethod(MD))
+      return std::nullopt;
+    llvm::StringRef N = methodName(MD);
+    if (N == "cuda") {
+      CudaOp Op{CudaOp::CudaMethod, E};
+      Op.Callee = FD;
+      return Op;
+    }
+    // t.to(kCUDA), t.to(device_), t.new_zeros(size, options_on_cuda).
+    DeviceClass C = deviceArgument(Call, FD);
+    if (!isGpuDevice(C))
+      return std::nullopt;
+    CudaOp Op{N == "to" ? CudaOp::MoveToDevice : CudaOp::Factory, E};
+    Op.Device = C;
+    Op.Callee = FD;
+    return Op;
+  }
+
+  if (inTorchCudaNamespace(FD)) {
+    if (isCudaQuery(FD))
+      return std::nullopt;
+    CudaOp Op{CudaOp::CudaLibrary, E};
+    Op.Callee = FD;
+    return Op;
+  }
+  if (isCudaRuntimeFunction(FD)) {
+    CudaOp Op{CudaOp::CudaRuntime, E};
+    Op.Callee = FD;
+    return Op;
+  }
+  // torch::zeros({n}, torch::kCUDA), at::empty(size, options.device(d)).
+  if (isTorchFunction(FD) && isTensorType(FD->getReturnType())) {
+    DeviceClass C = deviceArgument(Call, FD);
+    if (!isGpuDevice(C))
+      return std::nullopt;
+    CudaOp Op{CudaOp::Factory, E};
+    Op.Device = C;
+    Op.Callee = FD;
+    return Op;
+  }
+  return std::nullopt;
+}
+
+//===--- Member tensors moved to CUDA -------------------------------------===//
+
+/// \p E makes a CUDA tensor: a move, a factory, or an op on one
+/// (`x.cuda().float()`), or a local initialised with one.
+static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 8)
+    return false;
+  E = strip(E);
+  if (std::optional<CudaOp> Op = classifyCudaOp(E))
+    return Op->K == CudaOp::MoveToDevice || Op->K == CudaOp::CudaMethod ||
+           Op->K == CudaOp::Factory;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!MD || !isTensorMethod(MD))
+      return false;
+    llvm::StringRef N = methodName(MD);
+    // Back to the CPU.
+    if (N == "cpu" ||
+        (N == "to" && deviceArgument(MC, MD) != DeviceClass::NotADevice))
+      return false;
+    return isCudaTensorExpr(MC->getImplicitObjectArgument(), Depth + 1);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+        return isCudaTensorExpr(VD->getInit(), Depth + 1);
+  return false;
+}
+
+/// The field a plain assignment `field = value` writes, with the value.
+static const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() != BO_Assign)
+      return nullptr;
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+      return nullptr;
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+  } else {
+    return nullptr;
+  }
+  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  if (!ME)
+    return nullptr;
+  *Value = RHS;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+static void collectCudaAssignments(
+    const Stmt *S, const CXXRecordDecl *RD,
+    llvm::DenseMap<const FieldDecl *, const Expr *> &Out) {
+  if (!S)
+    return;
+  const Expr *Value = nullptr;
+  if (const FieldDecl *F = assignedField(S, &Value))
+    if (F->getParent() == RD && isTensorType(F->getType()) &&
+        !Out.count(F) && isCudaTensorExpr(Value, 0))
+      Out[F] = strip(Value);
+  for (const Stmt *Child : S->children())
+    collectCudaAssignments(Child, RD, Out);
+}
+
+const Expr *CudaWorkFinder::cudaWriteOf(const FieldDecl *Field) {
+  if (!Field || !isTensorType(Field->getType()))
+    return nullptr;
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!RD)
+    return nullptr;
+  // LibTorch's own classes (Example::data...) are not moved by user code.
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())))
+    return nullptr;
+  auto [It, Inserted] = CudaFields.try_emplace(RD);
+  if (Inserted) {
+    auto &Out = It->second;
+    for (const FieldDecl *F : RD->fields())
+      if (isTensorType(F->getType()) && F->hasInClassInitializer() &&
+          isCudaTensorExpr(F->getInClassInitializer(), 0))
+        Out[F] = strip(F->getInClassInitializer());
+    for (const CXXMethodDecl *M : RD->methods()) {
+      const FunctionDecl *Def = nullptr;
+      if (!M->hasBody(Def) || Def->isDependentContext())
+        continue;
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+        for (const CXXCtorInitializer *Init : Ctor->inits())
+          if (const FieldDecl *F = Init->getMember();
+              F && Init->isWritten() && isTensorType(F->getType()) &&
+              !Out.count(F) && isCudaTensorExpr(Init->getInit(), 0))
+            Out[F] = strip(Init->getInit());
+      collectCudaAssignments(Def->getBody(), RD, Out);
+    }
+  }
+  return It->second.lookup(Field);
+}
+
+//===--- The walk ---------------------------------------------------------===//
+
+/// The definition of \p FD when it is user code the walk may enter.
+static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  if (Def->isImplicit() || Def->isDefaulted() || Def->isInvalidDecl() ||
+      Def->isDependentContext() || isa<CXXDestructorDecl>(Def))
+    return nullptr;
+  // A lambda's body is scanned as part of the function that writes it.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && isLambdaCallOperator(MD))
+    return nullptr;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return nullptr;
+  return Def;
+}
+
+namespace {
+/// Collects a function's own CUDA work and its calls to walkable functions.
+class BodyScanner {
+public:
+  BodyScanner(CudaWorkFinder &Finder, std::vector<CudaOp> &Ops,
+              std::vector<CallStep> &Calls)
+      : Finder(Finder), Ops(Ops), Calls(Calls) {}
+
+  void scan(const Stmt *S) {
+    if (!S)
+      return;
+    // Unevaluated operands do no work.
+    if (isa<UnaryExprOrTypeTraitExpr>(S) || isa<CXXNoexceptExpr>(S))
+      return;
+    if (const auto *TE = dyn_cast<CXXTypeidExpr>(S);
+        TE && !TE->isPotentiallyEvaluated())
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (std::optional<CudaOp> Op = classifyCudaOp(E))
+        Ops.push_back(*Op);
+      noteCall(E);
+      noteMemberRead(E);
+    }
+    // `field = value` writes the field: scan the value and the object, not
+    // the field as a read.
+    const Expr *Value = nullptr;
+    if (assignedField(S, &Value)) {
+      const Expr *LHS = isa<BinaryOperator>(S)
+                            ? cast<BinaryOperator>(S)->getLHS()
+                            : cast<CXXOperatorCallExpr>(S)->getArg(0);
+      scan(cast<MemberExpr>(LHS->IgnoreParenImpCasts())->getBase());
+      scan(Value);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      scan(Child);
+  }
+
+private:
+  void noteCall(const Expr *E) {
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      Callee = Call->getDirectCallee();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      Callee = CE->getConstructor();
+    if (const FunctionDecl *Def = walkableDefinition(Callee))
+      Calls.push_back({E, Def});
+  }
+
+  void noteMemberRead(const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E);
+    if (!ME)
+      return;
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!F || !isTensorType(F->getType()) || !ReadFields.insert(F).second)
+      return;
+    if (const Expr *MovedAt = Finder.cudaWriteOf(F)) {
+      CudaOp Op{CudaOp::CudaMemberRead, E};
+      Op.Member = F;
+      Op.MovedAt = MovedAt;
+      Ops.push_back(Op);
+    }
+  }
+
+  CudaWorkFinder &Finder;
+  std::vector<CudaOp> &Ops;
+  std::vector<CallStep> &Calls;
+  llvm::SmallPtrSet<const FieldDecl *, 4> ReadFields;
+};
+} // namespace
+
+const CudaWorkFinder::Summary &
+CudaWorkFinder::summarize(const FunctionDecl *FD) {
+  auto It = Summaries.find(FD);
+  if (It != Summaries.end())
+    return *It->second;
+  auto S = std::make_unique<Summary>();
+  Summary &Ref = *S;
+  Summaries[FD] = std::move(S);
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def && !Def->isDependentContext()) {
+    BodyScanner Scanner(*this, Ref.Ops, Ref.Calls);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          Scanner.scan(Init->getInit());
+    Scanner.scan(Def->getBody());
+  }
+  return Ref;
+}
+
+std::optional<CudaWorkFinding>
+CudaWorkFinder::searchFrom(const CallStep &First, const FunctionDecl *Root) {
+  // Breadth first, so that the chain reported is a shortest one; each
+  // function is entered once, which ends recursion.
+  struct Node {
+    CallStep Step;
+    unsigned Depth;
+    int Parent;
+  };
+  std::vector<Node> Nodes{{First, 1, -1}};
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Visited{Root, First.Callee};
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    const Summary &S = summarize(Nodes[I].Step.Callee);
+    if (!S.Ops.empty()) {
+      CudaWorkFinding F{S.Ops.front(), {}};
+      for (int N = static_cast<int>(I); N >= 0; N = Nodes[N].Parent)
+        F.Chain.push_back(Nodes[N].Step);
+      std::reverse(F.Chain.begin(), F.Chain.end());
+      return F;
+    }
+    if (Nodes[I].Depth >= MaxCallDepth)
+      continue;
+    for (const CallStep &C : S.Calls)
+      if (Visited.insert(C.Callee).second)
+        Nodes.push_back({C, Nodes[I].Depth + 1, static_cast<int>(I)});
+  }
+  return std::nullopt;
+}
+
+std::vector<CudaWorkFinding> CudaWorkFinder::find(const FunctionDecl *Root) {
+  std::vector<CudaWorkFinding> Out;
+  if (!Root)
+    return Out;
+  const Summary &S = summarize(Root);
+  for (const CudaOp &Op : S.Ops)
+    Out.push_back({Op, {}});
+  if (MaxCallDepth == 0)
+    return Out;
+  for (const CallStep &C : S.Calls)
+    if (C.Callee != Root)
+      if (std::optional<CudaWorkFinding> F = searchFrom(C, Root))
+        Out.push_back(std::move(*F));
+  return Out;
+}
+
+} // namespace torchtidy
