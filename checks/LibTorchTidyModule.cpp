@@ -2,6 +2,7 @@
 
 #include "ClangTidyModule.h"
 #include "ClangTidyModuleRegistry.h"
+#include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
@@ -12,6 +13,8 @@ namespace libtorch {
 class LibTorchModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<CrossDeviceIndexCheck>(
+        "libtorch-cross-device-index");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(

@@ -124,7 +124,7 @@ public:
   // No to(Device): as in LibTorch, `t.to(kCUDA)` and `t.to(device)` go
   // through TensorOptions' implicit constructors (else kCUDA is ambiguous).
   Tensor to(c10::ScalarType, bool non_blocking = false) const;
-  Tensor to(const TensorOptions &, bool non_blocking = false) const;
+  Tensor to(TensorOptions, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor &other, bool non_blocking = false) const;
   Tensor cuda() const;
   Tensor cpu() const;
@@ -216,6 +216,7 @@ Tensor arange(const Scalar &end, TensorOptions options = {});
 Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options = {});
 Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = {});
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
+Tensor scalar_tensor(const Scalar &s, TensorOptions options = {});
 Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 Tensor empty_like(const Tensor &self, TensorOptions options = {});
 Tensor cat(std::initializer_list<Tensor> tensors, int64_t dim = 0);
@@ -302,6 +303,9 @@ public:
   register_module(std::string name, ModuleHolder<ModuleType> module_holder);
   std::vector<Tensor> parameters(bool recurse = true) const;
   std::vector<Tensor> buffers(bool recurse = true) const;
+  virtual void to(c10::Device device, c10::ScalarType dtype,
+                  bool non_blocking = false);
+  virtual void to(c10::ScalarType dtype, bool non_blocking = false);
   virtual void to(c10::Device device, bool non_blocking = false);
   void train(bool on = true);
   void eval();

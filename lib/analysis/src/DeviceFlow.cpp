@@ -1,0 +1,1056 @@
+//===--- DeviceFlow.cpp - Which device each tensor lives on ---------------===//
+
+#include "torchtidy/analysis/DeviceFlow.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <deque>
+
+using namespace clang;
+
+namespace torchtidy {
+
+//===----------------------------------------------------------------------===//
+// The lattice
+//===----------------------------------------------------------------------===//
+
+bool DeviceFact::sameDevice(const DeviceFact &O) const {
+  if (K != O.K)
+    return false;
+  return (K != SameAs && K != DeviceOf) || Ref == O.Ref;
+}
+
+bool DeviceFact::operator==(const DeviceFact &O) const {
+  return sameDevice(O) && How == O.How && Origin == O.Origin &&
+         RefOrigin == O.RefOrigin && ZeroDim == O.ZeroDim &&
+         CudaWhenAvailable == O.CudaWhenAvailable;
+}
+
+static std::string quoted(const ValueDecl *D) {
+  return D && D->getIdentifier() ? "'" + D->getName().str() + "'"
+                                 : std::string("a variable");
+}
+
+std::string DeviceFact::describe() const {
+  switch (K) {
+  case Unknown:
+    return "an unknown device";
+  case CPU:
+    return "the CPU";
+  case CUDA:
+    return "CUDA";
+  case SameAs:
+    return "the device of " + quoted(Ref);
+  case DeviceOf:
+    return "the device held by " + quoted(Ref) +
+           (CudaWhenAvailable ? " (CUDA when available)" : "");
+  case NoDevice:
+    return "the default device";
+  }
+  return "";
+}
+
+/// Evidence made earlier in the file wins, so joins are deterministic and
+/// monotone.
+static const Stmt *earlier(const Stmt *A, const Stmt *B) {
+  if (!A || !B)
+    return A ? A : B;
+  return A->getBeginLoc().getRawEncoding() <= B->getBeginLoc().getRawEncoding()
+             ? A
+             : B;
+}
+
+DeviceFact join(const DeviceFact &A, const DeviceFact &B) {
+  if (!A.sameDevice(B))
+    return DeviceFact::unknown();
+  DeviceFact R = A;
+  R.Origin = earlier(A.Origin, B.Origin);
+  if (R.Origin == B.Origin && R.Origin != A.Origin)
+    R.How = B.How;
+  R.RefOrigin = earlier(A.RefOrigin, B.RefOrigin);
+  R.ZeroDim = A.ZeroDim && B.ZeroDim;
+  R.CudaWhenAvailable = A.CudaWhenAvailable || B.CudaWhenAvailable;
+  return R;
+}
+
+IndexDeviceMismatch classifyIndexDevices(IndexOpSite::Kind K,
+                                         const DeviceFact &Source,
+                                         const DeviceFact &Index) {
+  using F = DeviceFact;
+  if (K == IndexOpSite::LossTarget)
+    return IndexDeviceMismatch::None;
+  if (Index.K == F::CPU && Index.ZeroDim)
+    return IndexDeviceMismatch::None;
+  const bool SourceOnDevice = Source.K == F::CUDA || Source.K == F::DeviceOf;
+  const bool IndexOnDevice = Index.K == F::CUDA || Index.K == F::DeviceOf;
+  // A CUDA (or maybe-CUDA) index into a CPU tensor fails with every op.
+  if (IndexOnDevice && Source.K == F::CPU)
+    return IndexDeviceMismatch::Error;
+  if (Index.K == F::CPU && SourceOnDevice)
+    return K == IndexOpSite::AdvancedIndex || K == IndexOpSite::IndexPut
+               ? IndexDeviceMismatch::ImplicitCopy
+               : IndexDeviceMismatch::Error;
+  return IndexDeviceMismatch::None;
+}
+
+//===----------------------------------------------------------------------===//
+// What a value is
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+enum class ValueKind { None, Tensor, Device, Options, Module };
+
+const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+}
+
+bool isDeviceClass(QualType T) {
+  return hasQualifiedName(recordOf(T), "Device", {"c10"});
+}
+
+bool isDeviceTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET = T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+}
+
+bool isOptionsClass(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+         hasQualifiedName(RD, "TensorOptions", {"at"});
+}
+
+bool isTensor(QualType T) {
+  return !T.isNull() && isTensorType(T.getNonReferenceType());
+}
+
+/// A module object: a holder, a shared_ptr to a module, or the Impl itself.
+bool isModuleValue(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType NR = T.getNonReferenceType();
+  if (getHolderModule(NR) || getSharedPtrModule(NR))
+    return true;
+  const CXXRecordDecl *RD = recordOf(NR);
+  return RD && isModuleClass(RD);
+}
+
+ValueKind kindOf(QualType T) {
+  if (isTensor(T))
+    return ValueKind::Tensor;
+  if (isDeviceClass(T))
+    return ValueKind::Device;
+  if (isOptionsClass(T))
+    return ValueKind::Options;
+  if (isModuleValue(T))
+    return ValueKind::Module;
+  return ValueKind::None;
+}
+
+const Expr *strip(const Expr *E) {
+  for (unsigned Guard = 0; E && Guard < 32; ++Guard) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (!FC->getConversionFunction() || isa<CXXConstructorDecl>(FC->getConversionFunction()))
+        Next = FC->getSubExpr();
+    // Copies and moves of the same kind of value.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
+      if (CE->getNumArgs() == 1 && CE->getConstructor() &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
+        Next = CE->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+/// The variable, parameter or member of `this` that \p E names, if it is a
+/// value the analysis tracks.
+const ValueDecl *trackedDecl(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return nullptr;
+  const ValueDecl *D = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->hasLocalStorage())
+      D = VD;
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      D = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  }
+  if (!D || kindOf(D->getType()) == ValueKind::None)
+    return nullptr;
+  return D;
+}
+
+bool isNamed(const FunctionDecl *FD, StringRef Name) {
+  return FD && FD->getIdentifier() && FD->getName() == Name;
+}
+
+/// `torch::cuda::is_available()` somewhere in \p S.
+bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 32)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (isNamed(FD, "is_available") && isTorchFunction(FD))
+      return true;
+  }
+  for (const Stmt *Child : S->children())
+    if (mentionsCudaIsAvailable(Child, Depth + 1))
+      return true;
+  return false;
+}
+
+bool isFactory(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("tensor", "arange", "range", "zeros", "ones", "empty", "full",
+             true)
+      .Cases("rand", "randn", "randint", "randperm", "from_blob", true)
+      .Cases("linspace", "logspace", "eye", "scalar_tensor", "empty_strided",
+             true)
+      .Cases("tril_indices", "triu_indices", "normal", "bernoulli", true)
+      .Default(false);
+}
+
+bool isLikeFactory(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+             true)
+      .Cases("randn_like", "randint_like", true)
+      .Default(false);
+}
+
+/// Tensor methods that return a tensor somewhere else than their input, or
+/// whose result the model does not know.
+bool isOpaqueTensorMethod(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("type", "toBackend", "to_mkldnn", "_to_copy", "mps", true)
+      .Cases("xpu", "hip", "vulkan", "metal", "ipu", true)
+      .Cases("to_dense", "to_sparse", "set_", "new_empty", "new_zeros", true)
+      .Default(false);
+}
+
+/// Reductions that give a 0-dim tensor when called without a dim.
+bool isFullReduction(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("sum", "mean", "max", "min", "prod", "all", "any", true)
+      .Cases("argmax", "argmin", "norm", "item", "median", true)
+      .Default(false);
+}
+
+/// No argument written by the user (all defaulted).
+bool noExplicitArgs(const CallExpr *Call, unsigned First) {
+  for (unsigned I = First; I < Call->getNumArgs(); ++I)
+    if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
+      return false;
+  return true;
+}
+
+using State = llvm::DenseMap<const ValueDecl *, DeviceFact>;
+
+/// Joins \p From into \p Into; false when nothing changed.
+bool joinInto(State &Into, const State &From) {
+  bool Changed = false;
+  llvm::SmallVector<const ValueDecl *, 8> Drop;
+  for (auto &[D, F] : Into) {
+    auto It = From.find(D);
+    if (It == From.end()) {
+      Drop.push_back(D);
+      continue;
+    }
+    DeviceFact J = join(F, It->second);
+    if (J != F) {
+      Changed = true;
+      if (J.K == DeviceFact::Unknown)
+        Drop.push_back(D);
+      else
+        F = J;
+    }
+  }
+  for (const ValueDecl *D : Drop)
+    Into.erase(D);
+  return Changed || !Drop.empty();
+}
+
+bool sameState(const State &A, const State &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const auto &[D, F] : A) {
+    auto It = B.find(D);
+    if (It == B.end() || It->second != F)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Values whose device may change behind the analysis' back
+//===----------------------------------------------------------------------===//
+
+/// Locals and parameters whose address is taken, that are bound to a
+/// reference, captured by reference, passed to a non-const reference
+/// parameter, or (modules) copied anywhere: their facts are always Unknown.
+class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
+public:
+  explicit EscapeFinder(llvm::DenseSet<const ValueDecl *> &Escaped)
+      : Escaped(Escaped) {}
+
+  void run(const Stmt *Body) {
+    TraverseStmt(const_cast<Stmt *>(Body));
+    for (const DeclRefExpr *DRE : ModuleRefs)
+      if (!AllowedModuleRefs.count(DRE))
+        Escaped.insert(DRE->getDecl());
+  }
+
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf)
+      escape(UO->getSubExpr());
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getType()->isReferenceType() && VD->getInit())
+      if (const ValueDecl *D = directRef(VD->getInit())) {
+        Escaped.insert(D);
+        Escaped.insert(VD);
+      }
+    return true;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          Escaped.insert(VD);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->hasLocalStorage() && isModuleValue(VD->getType()))
+      ModuleRefs.push_back(DRE);
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    allowModuleRef(ME->getBase());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    unsigned Offset = 0;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getNumArgs() >= 1 &&
+          (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Call ||
+           Op->getOperator() == OO_Equal))
+        allowModuleRef(Op->getArg(0));
+      if (isa_and_nonnull<CXXMethodDecl>(FD)) {
+        Offset = 1;
+        // A non-const operator of a class the model does not know.
+        const auto *MD = cast<CXXMethodDecl>(FD);
+        if (!MD->isConst() && Op->getOperator() != OO_Equal &&
+            !isTorchFunction(MD) && Op->getNumArgs() >= 1)
+          escape(Op->getArg(0));
+      }
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && isTensorMethod(MD) && MD->getIdentifier() &&
+          MD->getName() == "set_")
+        escape(MC->getImplicitObjectArgument());
+    }
+    // LibTorch does not move a tensor passed by reference to another
+    // device (out= arguments keep theirs).
+    if (FD && isTorchFunction(FD))
+      return true;
+    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
+      if (!FD) {
+        escape(Arg);
+        continue;
+      }
+      unsigned P = I - Offset;
+      if (P >= FD->getNumParams()) {
+        escape(Arg); // variadic
+        continue;
+      }
+      QualType PT = FD->getParamDecl(P)->getType();
+      if (PT->isLValueReferenceType() &&
+          !PT.getNonReferenceType().isConstQualified())
+        escape(Arg);
+      else if (PT->isRValueReferenceType() || PT->isDependentType())
+        escape(Arg);
+    }
+    return true;
+  }
+
+private:
+  static const ValueDecl *directRef(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage())
+          return VD;
+    return nullptr;
+  }
+  void escape(const Expr *E) {
+    if (const ValueDecl *D = directRef(E))
+      Escaped.insert(D);
+  }
+  void allowModuleRef(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      AllowedModuleRefs.insert(DRE);
+  }
+
+  llvm::DenseSet<const ValueDecl *> &Escaped;
+  std::vector<const DeclRefExpr *> ModuleRefs;
+  llvm::DenseSet<const DeclRefExpr *> AllowedModuleRefs;
+};
+
+class IndexOpFinder : public RecursiveASTVisitor<IndexOpFinder> {
+public:
+  bool Found = false;
+  bool shouldVisitLambdaBody() const { return false; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (matchIndexOp(Call))
+      Found = true;
+    return !Found;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The transfer function
+//===----------------------------------------------------------------------===//
+
+class Transfer {
+public:
+  Transfer(ASTContext &Ctx, const llvm::DenseSet<const ValueDecl *> &Escaped,
+           std::vector<IndexSiteFacts> *Sites)
+      : Ctx(Ctx), Escaped(Escaped), Sites(Sites) {}
+
+  void apply(const Stmt *S, State &St) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          declare(VD, St);
+      return;
+    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    if (Sites)
+      recordSite(Call, St);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+        assign(Op->getArg(0), Op->getArg(1), Op, St);
+        return;
+      }
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && isNamed(MD, "to") && isModuleBaseClass(MD->getParent())) {
+        moveModule(MC, St);
+        return;
+      }
+    }
+    if (!FD || !isTorchFunction(FD))
+      forgetMembers(St);
+  }
+
+private:
+  //--- Updates ------------------------------------------------------------
+
+  void declare(const VarDecl *VD, State &St) {
+    ValueKind K = kindOf(VD->getType());
+    if (K == ValueKind::None || Escaped.count(VD))
+      return;
+    kill(VD, St);
+    const Expr *Init = VD->getInit();
+    DeviceFact F;
+    switch (K) {
+    case ValueKind::Tensor:
+      F = Init ? eval(Init, St) : DeviceFact::unknown();
+      break;
+    case ValueKind::Device:
+      F = Init ? runtimeDevice(VD, Init, evalDevice(Init, St))
+               : DeviceFact::unknown();
+      break;
+    case ValueKind::Options:
+      F = Init ? evalOptions(Init, St) : DeviceFact::make(DeviceFact::NoDevice, VD->getInit());
+      break;
+    case ValueKind::Module:
+      F = Init ? evalModuleInit(Init, St) : DeviceFact::unknown();
+      break;
+    case ValueKind::None:
+      break;
+    }
+    set(VD, F, St);
+  }
+
+  void assign(const Expr *LHS, const Expr *RHS, const Stmt *At, State &St) {
+    const ValueDecl *D = trackedDecl(LHS);
+    if (!D)
+      return;
+    if (Escaped.count(D))
+      return;
+    DeviceFact F;
+    switch (kindOf(D->getType())) {
+    case ValueKind::Tensor:
+      F = eval(RHS, St);
+      break;
+    case ValueKind::Device:
+      F = runtimeDevice(D, At, evalDevice(RHS, St));
+      break;
+    case ValueKind::Options:
+      F = evalOptions(RHS, St);
+      break;
+    case ValueKind::Module:
+      F = evalModuleInit(RHS, St);
+      break;
+    case ValueKind::None:
+      return;
+    }
+    kill(D, St);
+    set(D, F, St);
+  }
+
+  /// `m->to(d)`, `impl.to(d)`, `to(d)` inside a module.
+  void moveModule(const CXXMemberCallExpr *MC, State &St) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj))
+      if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+        Obj = Arrow->getArg(0);
+    const ValueDecl *D = trackedDecl(Obj);
+    if (!D || kindOf(D->getType()) != ValueKind::Module) {
+      // The module moves itself (or one the model cannot name): its
+      // registered members move with it.
+      forgetMembers(St);
+      return;
+    }
+    if (Escaped.count(D))
+      return;
+    if (MD->getNumParams() == 0 || MC->getNumArgs() == 0 ||
+        !isDeviceClass(MD->getParamDecl(0)->getType()))
+      return; // to(dtype): not a device move
+    DeviceFact F = evalDevice(MC->getArg(0), St);
+    F.Origin = MC;
+    F.How = DeviceFact::Moved;
+    kill(D, St);
+    set(D, F, St);
+  }
+
+  void set(const ValueDecl *D, DeviceFact F, State &St) {
+    if (F.K == DeviceFact::Unknown || (F.K == DeviceFact::SameAs && F.Ref == D))
+      St.erase(D);
+    else
+      St[D] = F;
+  }
+
+  /// \p D gets a new value: facts that named its old value keep the old
+  /// device when it was known, else become Unknown.
+  void kill(const ValueDecl *D, State &St) {
+    DeviceFact Old = lookup(D, St);
+    const bool Keep = Old.K == DeviceFact::CPU || Old.K == DeviceFact::CUDA;
+    llvm::SmallVector<const ValueDecl *, 4> Drop;
+    for (auto &[Other, F] : St) {
+      if (F.Ref != D || (F.K != DeviceFact::SameAs && F.K != DeviceFact::DeviceOf))
+        continue;
+      if (Keep) {
+        DeviceFact N = Old;
+        N.ZeroDim = F.ZeroDim;
+        F = N;
+      } else {
+        Drop.push_back(Other);
+      }
+    }
+    for (const ValueDecl *O : Drop)
+      St.erase(O);
+    St.erase(D);
+  }
+
+  /// A call the model does not know may change any member.
+  void forgetMembers(State &St) {
+    llvm::SmallVector<const ValueDecl *, 4> Members;
+    for (auto &[D, F] : St) {
+      if (isa<FieldDecl>(D))
+        Members.push_back(D);
+      if (F.Ref && isa<FieldDecl>(F.Ref))
+        Members.push_back(F.Ref);
+    }
+    for (const ValueDecl *D : Members)
+      kill(D, St);
+  }
+
+  //--- Reading ------------------------------------------------------------
+
+  /// The fact of a tracked value now.
+  DeviceFact lookup(const ValueDecl *D, const State &St) const {
+    if (Escaped.count(D))
+      return DeviceFact::unknown();
+    auto It = St.find(D);
+    if (It != St.end())
+      return It->second;
+    DeviceFact F;
+    switch (kindOf(D->getType())) {
+    case ValueKind::Tensor:
+    case ValueKind::Module:
+      F.K = DeviceFact::SameAs;
+      F.Ref = D;
+      break;
+    case ValueKind::Device:
+      // A device parameter or member, or one that conflicting paths set:
+      // chosen at run time.
+      F.K = DeviceFact::DeviceOf;
+      F.Ref = D;
+      break;
+    default:
+      break;
+    }
+    return F;
+  }
+
+  /// A device variable \p D set to \p F at \p At: a value only known at run
+  /// time is "the device held by D".
+  DeviceFact runtimeDevice(const ValueDecl *D, const Stmt *At, DeviceFact F) {
+    if (F.K == DeviceFact::CPU || F.K == DeviceFact::CUDA ||
+        F.K == DeviceFact::SameAs || F.K == DeviceFact::DeviceOf)
+      return F;
+    DeviceFact R;
+    R.K = DeviceFact::DeviceOf;
+    R.Ref = D;
+    R.RefOrigin = At;
+    R.CudaWhenAvailable = mentionsCudaIsAvailable(At);
+    return R;
+  }
+
+  /// The device of tensor-valued expression \p E.
+  DeviceFact eval(const Expr *E, const State &St, unsigned Depth = 0) {
+    if (!E || Depth > 48)
+      return DeviceFact::unknown();
+    E = strip(E);
+    if (const ValueDecl *D = trackedDecl(E))
+      return kindOf(D->getType()) == ValueKind::Tensor ? lookup(D, St)
+                                                       : DeviceFact::unknown();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return join(eval(CO->getTrueExpr(), St, Depth + 1),
+                  eval(CO->getFalseExpr(), St, Depth + 1));
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return DeviceFact::unknown();
+
+    const Expr *ModuleExpr = nullptr;
+    if (moduleForwardCall(Call, &ModuleExpr)) {
+      DeviceFact F = moduleDevice(ModuleExpr, St);
+      F.ZeroDim = false;
+      return F.isKnown() ? F : DeviceFact::unknown();
+    }
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD)
+      return DeviceFact::unknown();
+    // Operators have no identifier: `a + b`, `a[i]` keep a's device.
+    StringRef Name = FD->getIdentifier() ? FD->getName() : StringRef();
+
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && !MD->isStatic() && isTensorMethod(MD)) {
+      const Expr *Obj = isa<CXXMemberCallExpr>(Call)
+                            ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
+                            : Call->getArg(0);
+      unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+      if (Name == "cuda")
+        return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
+      if (Name == "cpu") {
+        DeviceFact F = DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
+        F.ZeroDim = eval(Obj, St, Depth + 1).ZeroDim;
+        return F;
+      }
+      if (Name == "to")
+        return evalTo(Call, MD, Obj, First, St, Depth);
+      if (!isTensor(Call->getType()) || isOpaqueTensorMethod(Name))
+        return DeviceFact::unknown();
+      DeviceFact F = eval(Obj, St, Depth + 1);
+      bool KeepsDims = Name == "clone" || Name == "detach" ||
+                       Name == "contiguous" || Name == "pin_memory" ||
+                       Name == "long" || Name == "int" || Name == "float";
+      F.ZeroDim = (KeepsDims && F.ZeroDim) ||
+                  (isFullReduction(Name) && noExplicitArgs(Call, First));
+      return F;
+    }
+    if (isa<CXXMethodDecl>(FD) || !isTorchFunction(FD) ||
+        !isTensor(Call->getType()))
+      return DeviceFact::unknown();
+
+    // Free LibTorch functions returning a tensor.
+    const Expr *OptionsArg = nullptr;
+    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
+      if (isOptionsClass(FD->getParamDecl(I)->getType()))
+        OptionsArg = Call->getArg(I);
+    if (isFactory(Name)) {
+      DeviceFact F = OptionsArg ? evalOptions(OptionsArg, St, Depth + 1)
+                                : DeviceFact::make(DeviceFact::NoDevice, Call);
+      if (F.K == DeviceFact::NoDevice)
+        F = DeviceFact::make(DeviceFact::CPU, Call);
+      else if (F.isKnown() || F.K == DeviceFact::SameAs) {
+        F.Origin = Call;
+        F.How = DeviceFact::Created;
+      }
+      F.ZeroDim = Name == "scalar_tensor";
+      return F;
+    }
+    if (isLikeFactory(Name) && OptionsArg) {
+      DeviceFact F = evalOptions(OptionsArg, St, Depth + 1);
+      if (F.K != DeviceFact::NoDevice) {
+        if (F.isKnown())
+          F.Origin = Call;
+        return F;
+      }
+    }
+    // Other ops: on the device of their first tensor argument.
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
+      if (isTensor(Arg->getType())) {
+        DeviceFact F = eval(Arg, St, Depth + 1);
+        F.ZeroDim = false;
+        return F;
+      }
+      if (const Expr *First = firstListElement(Arg))
+        if (isTensor(First->getType())) {
+          DeviceFact F = eval(First, St, Depth + 1);
+          F.ZeroDim = false;
+          return F;
+        }
+    }
+    return DeviceFact::unknown();
+  }
+
+  /// `x.to(device)`, `x.to(options)`, `x.to(other)`, `x.to(dtype)`.
+  DeviceFact evalTo(const CallExpr *Call, const CXXMethodDecl *MD,
+                    const Expr *Obj, unsigned First, const State &St,
+                    unsigned Depth) {
+    if (MD->getNumParams() == 0 || Call->getNumArgs() <= First)
+      return DeviceFact::unknown();
+    QualType P0 = MD->getParamDecl(0)->getType();
+    const Expr *A0 = Call->getArg(First);
+    DeviceFact Self = eval(Obj, St, Depth + 1);
+    DeviceFact F;
+    if (isDeviceClass(P0) || isDeviceTypeEnum(P0)) {
+      F = evalDevice(A0, St, Depth + 1);
+    } else if (isOptionsClass(P0)) {
+      F = evalOptions(A0, St, Depth + 1);
+      if (F.K == DeviceFact::NoDevice)
+        return Self; // to(dtype) spelled through options
+    } else if (isTensor(P0)) {
+      F = eval(A0, St, Depth + 1);
+    } else if (const auto *ET = P0.getCanonicalType()->getAs<EnumType>();
+               ET && ET->getDecl()->getIdentifier() &&
+               ET->getDecl()->getName() == "ScalarType") {
+      return Self; // a dtype conversion keeps the device
+    } else {
+      return DeviceFact::unknown();
+    }
+    if (F.isKnown()) {
+      F.Origin = Call;
+      F.How = DeviceFact::Moved;
+    }
+    F.ZeroDim = Self.ZeroDim;
+    return F;
+  }
+
+  /// The device a `torch::Device` / `DeviceType` expression names.
+  DeviceFact evalDevice(const Expr *E, const State &St, unsigned Depth = 0) {
+    if (!E || Depth > 48)
+      return DeviceFact::unknown();
+    E = strip(E);
+    if (isDeviceTypeEnum(E->getType())) {
+      Expr::EvalResult R;
+      if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+        int64_t V = R.Val.getInt().getExtValue();
+        if (V == 0)
+          return DeviceFact::make(DeviceFact::CPU, E);
+        if (V == 1)
+          return DeviceFact::make(DeviceFact::CUDA, E);
+      }
+      if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+        return join(evalDevice(CO->getTrueExpr(), St, Depth + 1),
+                    evalDevice(CO->getFalseExpr(), St, Depth + 1));
+      return DeviceFact::unknown();
+    }
+    if (const ValueDecl *D = trackedDecl(E))
+      return kindOf(D->getType()) == ValueKind::Device ? lookup(D, St)
+                                                       : DeviceFact::unknown();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return join(evalDevice(CO->getTrueExpr(), St, Depth + 1),
+                  evalDevice(CO->getFalseExpr(), St, Depth + 1));
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (!isDeviceClass(CE->getType()) || CE->getNumArgs() == 0)
+        return DeviceFact::unknown();
+      const Expr *A0 = strip(CE->getArg(0));
+      // Device("cuda:0"): the literal converted to std::string.
+      const Expr *Str = A0;
+      if (const auto *SC = dyn_cast<CXXConstructExpr>(Str))
+        if (SC->getNumArgs() >= 1)
+          Str = strip(SC->getArg(0));
+      if (const auto *SL = dyn_cast<StringLiteral>(Str)) {
+        StringRef S = SL->getString();
+        if (S == "cpu")
+          return DeviceFact::make(DeviceFact::CPU, CE);
+        if (S == "cuda" || S.starts_with("cuda:"))
+          return DeviceFact::make(DeviceFact::CUDA, CE);
+        return DeviceFact::unknown();
+      }
+      return evalDevice(A0, St, Depth + 1);
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (isNamed(MD, "device") && isTensorMethod(MD)) {
+        DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);
+        F.ZeroDim = false;
+        return F;
+      }
+    }
+    return DeviceFact::unknown();
+  }
+
+  /// The device a `TensorOptions` expression asks for (NoDevice: none).
+  DeviceFact evalOptions(const Expr *E, const State &St, unsigned Depth = 0) {
+    if (!E || Depth > 48)
+      return DeviceFact::unknown();
+    if (isa<CXXDefaultArgExpr>(E))
+      return DeviceFact::make(DeviceFact::NoDevice, E);
+    E = strip(E);
+    if (isa<InitListExpr>(E) && cast<InitListExpr>(E)->getNumInits() == 0)
+      return DeviceFact::make(DeviceFact::NoDevice, E);
+    if (const ValueDecl *D = trackedDecl(E))
+      return kindOf(D->getType()) == ValueKind::Options ? lookup(D, St)
+                                                        : DeviceFact::unknown();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return join(evalOptions(CO->getTrueExpr(), St, Depth + 1),
+                  evalOptions(CO->getFalseExpr(), St, Depth + 1));
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (!isOptionsClass(CE->getType()))
+        return DeviceFact::unknown();
+      if (CE->getNumArgs() == 0)
+        return DeviceFact::make(DeviceFact::NoDevice, E);
+      const Expr *A0 = CE->getArg(0);
+      if (isDeviceClass(A0->getType()) || isDeviceTypeEnum(A0->getType()))
+        return evalDevice(A0, St, Depth + 1);
+      if (CE->getNumArgs() == 1)
+        return DeviceFact::make(DeviceFact::NoDevice, E); // dtype, layout
+      return DeviceFact::unknown();
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return DeviceFact::unknown();
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (!FD || !FD->getIdentifier())
+      return DeviceFact::unknown();
+    StringRef Name = FD->getName();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (isTensorMethod(MD) && Name == "options") {
+        DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);
+        F.ZeroDim = false;
+        return F;
+      }
+      if (!MD || !(hasQualifiedName(MD->getParent(), "TensorOptions", {"c10"}) ||
+                   hasQualifiedName(MD->getParent(), "TensorOptions", {"at"})))
+        return DeviceFact::unknown();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (Name == "device" && MC->getNumArgs() >= 1) {
+        DeviceFact F = evalDevice(MC->getArg(0), St, Depth + 1);
+        // .device(c10::nullopt) and the like: not a device we know.
+        return F;
+      }
+      if (Name == "dtype" || Name == "requires_grad" || Name == "layout" ||
+          Name == "memory_format" || Name == "pinned_memory")
+        return evalOptions(Obj, St, Depth + 1);
+      return DeviceFact::unknown();
+    }
+    if (isTorchFunction(FD)) {
+      if (Name == "device" && Call->getNumArgs() >= 1)
+        return evalDevice(Call->getArg(0), St, Depth + 1);
+      if (Name == "dtype" || Name == "requires_grad" || Name == "layout")
+        return DeviceFact::make(DeviceFact::NoDevice, E);
+    }
+    return DeviceFact::unknown();
+  }
+
+  /// A module freshly built: LibTorch creates parameters on the CPU.
+  DeviceFact evalModuleInit(const Expr *E, const State &St) {
+    E = strip(E);
+    if (const ValueDecl *D = trackedDecl(E))
+      return kindOf(D->getType()) == ValueKind::Module ? lookup(D, St)
+                                                       : DeviceFact::unknown();
+    const CXXConstructExpr *CE = dyn_cast<CXXConstructExpr>(E);
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // std::make_shared<XImpl>(...)
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (isNamed(FD, "make_shared") && Call->getNumArgs() > 0)
+        return DeviceFact::make(DeviceFact::CPU, E);
+      return DeviceFact::unknown();
+    }
+    if (!CE || CE->getNumArgs() == 0)
+      return DeviceFact::unknown(); // default holders hold an Impl on the CPU,
+                                    // but `{nullptr}` is the common spelling
+    const Expr *A0 = strip(CE->getArg(0));
+    if (A0->getType()->isNullPtrType() || isModuleValue(A0->getType()))
+      return DeviceFact::unknown();
+    return DeviceFact::make(DeviceFact::CPU, E);
+  }
+
+  DeviceFact moduleDevice(const Expr *ModuleExpr, const State &St) {
+    const ValueDecl *D = trackedDecl(ModuleExpr);
+    if (!D || kindOf(D->getType()) != ValueKind::Module)
+      return DeviceFact::unknown();
+    return lookup(D, St);
+  }
+
+  static const Expr *firstListElement(const Expr *E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+      if (Ctor->getNumArgs() >= 1)
+        E = Ctor->getArg(0)->IgnoreImplicit();
+    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = List->getSubExpr()->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL->getNumInits() ? IL->getInit(0) : nullptr;
+    return nullptr;
+  }
+
+  void recordSite(const CallExpr *Call, const State &St) {
+    std::optional<IndexOpSite> Site = matchIndexOp(Call);
+    if (!Site || !Site->Index)
+      return;
+    IndexSiteFacts R;
+    R.Call = Call;
+    R.Site = *Site;
+    R.Source = Site->Module ? moduleDevice(Site->Module, St)
+                            : eval(Site->Source, St);
+    R.Index = eval(Site->Index, St);
+    R.Mismatch = classifyIndexDevices(Site->K, R.Source, R.Index);
+    Sites->push_back(R);
+  }
+
+  ASTContext &Ctx;
+  const llvm::DenseSet<const ValueDecl *> &Escaped;
+  std::vector<IndexSiteFacts> *Sites;
+};
+
+} // namespace
+
+bool containsIndexOp(const Stmt *Body) {
+  if (!Body)
+    return false;
+  IndexOpFinder Finder;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  return Finder.Found;
+}
+
+bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
+  Sites.clear();
+  if (!FD || !FD->hasBody() || FD->isDependentContext() || FD->isInvalidDecl())
+    return false;
+  Stmt *Body = FD->getBody();
+  if (!Body)
+    return false;
+
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  std::unique_ptr<CFG> G = CFG::buildCFG(FD, Body, &Ctx, Options);
+  if (!G)
+    return false;
+
+  llvm::DenseSet<const ValueDecl *> Escaped;
+  EscapeFinder(Escaped).run(Body);
+
+  const unsigned N = G->getNumBlockIDs();
+  std::vector<std::optional<State>> In(N), Out(N);
+  std::vector<unsigned> Visits(N, 0);
+  std::deque<const CFGBlock *> Work;
+  std::vector<bool> Queued(N, false);
+  const CFGBlock &Entry = G->getEntry();
+  In[Entry.getBlockID()] = State();
+  Work.push_back(&Entry);
+  Queued[Entry.getBlockID()] = true;
+
+  Transfer T(Ctx, Escaped, nullptr);
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.front();
+    Work.pop_front();
+    const unsigned ID = B->getBlockID();
+    Queued[ID] = false;
+    if (++Visits[ID] > MaxVisitsPerBlock)
+      return false;
+    // The entry state is the join of the predecessors reached so far.
+    std::optional<State> Entering;
+    if (B == &Entry)
+      Entering = State();
+    for (const CFGBlock::AdjacentBlock &P : B->preds()) {
+      const CFGBlock *PB = P.getReachableBlock();
+      if (!PB || !Out[PB->getBlockID()])
+        continue;
+      if (!Entering)
+        Entering = *Out[PB->getBlockID()];
+      else
+        joinInto(*Entering, *Out[PB->getBlockID()]);
+    }
+    if (!Entering)
+      continue;
+    In[ID] = *Entering;
+    State S = *Entering;
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
+        T.apply(CS->getStmt(), S);
+    if (Out[ID] && sameState(*Out[ID], S))
+      continue;
+    Out[ID] = std::move(S);
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      const CFGBlock *SB = Succ.getReachableBlock();
+      if (SB && !Queued[SB->getBlockID()]) {
+        Queued[SB->getBlockID()] = true;
+        Work.push_back(SB);
+      }
+    }
+  }
+
+  // With the fixed point known, read the facts at each index op.
+  Transfer Reader(Ctx, Escaped, &Sites);
+  for (const CFGBlock *B : *G) {
+    if (!B || !In[B->getBlockID()])
+      continue;
+    State S = *In[B->getBlockID()];
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
+        Reader.apply(CS->getStmt(), S);
+  }
+  std::sort(Sites.begin(), Sites.end(),
+            [](const IndexSiteFacts &A, const IndexSiteFacts &B) {
+              return A.Call->getBeginLoc().getRawEncoding() <
+                     B.Call->getBeginLoc().getRawEncoding();
+            });
+  Sites.erase(std::unique(Sites.begin(), Sites.end(),
+                          [](const IndexSiteFacts &A, const IndexSiteFacts &B) {
+                            return A.Call == B.Call;
+                          }),
+              Sites.end());
+  return true;
+}
+
+} // namespace torchtidy

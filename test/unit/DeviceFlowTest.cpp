@@ -1,0 +1,179 @@
+//===--- DeviceFlowTest.cpp - device facts of the dataflow ----------------===//
+
+#include "ASTFixture.h"
+#include "torchtidy/analysis/DeviceFlow.h"
+
+using namespace torchtidy;
+using namespace torchtidy::test;
+using namespace clang::ast_matchers;
+
+namespace {
+
+/// "source | index" facts at each index op of function `f`, the probes
+/// being `x.take(i)` calls (source x, index i).
+std::vector<std::string> facts(const std::string &Code) {
+  auto AST = parse(Code);
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                  AST->getASTContext());
+  EXPECT_EQ(Fs.size(), 1u);
+  if (Fs.empty())
+    return {};
+  DeviceFlow Flow;
+  EXPECT_TRUE(Flow.analyze(Fs.front().getNodeAs<clang::FunctionDecl>("f"),
+                           AST->getASTContext()));
+  std::vector<std::string> Out;
+  for (const IndexSiteFacts &S : Flow.sites())
+    Out.push_back(S.Source.describe() + " | " + S.Index.describe());
+  return Out;
+}
+
+using V = std::vector<std::string>;
+
+TEST(DeviceFlow, Factories) {
+  EXPECT_EQ(facts("void f() { auto x = torch::zeros({2}); "
+                  "auto i = torch::arange(2); x.take(i); }"),
+            V{"the CPU | the CPU"});
+  EXPECT_EQ(facts("void f() { auto x = torch::zeros({2}, torch::kCUDA); "
+                  "auto i = torch::randint(0, 2, {2}, torch::kLong); "
+                  "x.take(i); }"),
+            V{"CUDA | the CPU"});
+  EXPECT_EQ(facts("void f() { auto o = torch::TensorOptions().device("
+                  "torch::Device(\"cuda:1\")); auto x = torch::ones({2}, o); "
+                  "x.take(torch::full({2}, 1, o.dtype(torch::kLong))); }"),
+            V{"CUDA | CUDA"});
+}
+
+TEST(DeviceFlow, Moves) {
+  EXPECT_EQ(facts("void f() { auto x = torch::zeros({2}).cuda(); "
+                  "auto i = x.cpu(); x.take(i.to(torch::kLong)); }"),
+            V{"CUDA | the CPU"});
+  EXPECT_EQ(facts("void f(torch::Tensor p) { auto i = torch::arange(2); "
+                  "p.take(i.to(p.device())); p.take(i.to(p)); "
+                  "p.take(torch::arange(2, p.options())); }"),
+            (V{"the device of 'p' | the device of 'p'",
+               "the device of 'p' | the device of 'p'",
+               "the device of 'p' | the device of 'p'"}));
+}
+
+TEST(DeviceFlow, DeviceVariables) {
+  EXPECT_EQ(
+      facts("void f() { torch::Device d(torch::cuda::is_available() ? "
+            "torch::kCUDA : torch::kCPU); auto x = torch::zeros({2}).to(d); "
+            "x.take(torch::arange(2)); }"),
+      V{"the device held by 'd' (CUDA when available) | the CPU"});
+  EXPECT_EQ(facts("void f(torch::Device d) { torch::Device e = d; "
+                  "auto x = torch::zeros({2}, torch::device(e)); "
+                  "x.take(torch::arange(2)); }"),
+            V{"the device held by 'd' | the CPU"});
+  EXPECT_EQ(facts("void f() { torch::Device d(torch::kCUDA); "
+                  "torch::zeros({2}).to(d).take(torch::arange(2)); }"),
+            V{"CUDA | the CPU"});
+  // d reassigned: tensors moved to its old run-time value are Unknown.
+  EXPECT_EQ(facts("void f(torch::Device d) { auto x = torch::zeros({2}).to(d); "
+                  "d = torch::kCPU; x.take(torch::arange(2).to(d)); }"),
+            V{"the device of 'x' | the CPU"});
+}
+
+TEST(DeviceFlow, JoinsAndReassignment) {
+  EXPECT_EQ(facts("void f(bool c) { auto i = torch::arange(2); "
+                  "if (c) i = i.cuda(); torch::zeros({2}).take(i); }"),
+            V{"the CPU | the device of 'i'"});
+  EXPECT_EQ(facts("void f(bool c) { auto i = torch::arange(2); "
+                  "if (c) i = i.cuda(); else i = torch::zeros({2}, "
+                  "torch::kCUDA); torch::zeros({2}).take(i); }"),
+            V{"the CPU | CUDA"});
+  EXPECT_EQ(facts("void f(int n) { auto i = torch::arange(2); "
+                  "while (n--) { torch::zeros({2}).take(i); i = i.cuda(); } }"),
+            V{"the CPU | the device of 'i'"});
+  // SameAs(t) of a reassigned t keeps t's old, known device.
+  EXPECT_EQ(facts("void f() { auto t = torch::zeros({2}); auto i = t.clone(); "
+                  "t = t.cuda(); t.take(i); }"),
+            V{"CUDA | the CPU"});
+}
+
+TEST(DeviceFlow, Modules) {
+  EXPECT_EQ(facts("void f(torch::Device d) { torch::nn::Embedding e(4, 2); "
+                  "e(torch::arange(2)); e->to(d); e(torch::arange(2)); "
+                  "e->to(torch::kFloat); e->forward(torch::arange(2)); "
+                  "e->to(torch::kCUDA); e(torch::arange(2).cuda()); }"),
+            (V{"the CPU | the CPU", "the device held by 'd' | the CPU",
+               "the device held by 'd' | the CPU", "CUDA | CUDA"}));
+  // Output of a module call is on the module's device.
+  EXPECT_EQ(facts("void f() { torch::nn::Linear l(2, 2); l->to(torch::kCUDA); "
+                  "auto y = l(torch::zeros({2})); y.take(torch::arange(1)); }"),
+            V{"CUDA | the CPU"});
+}
+
+TEST(DeviceFlow, ZeroDim) {
+  auto AST = parse("void f() { auto x = torch::zeros({2}).cuda(); "
+                   "x.take(torch::arange(2).sum()); x.take(torch::arange(2)); "
+                   "x.take(torch::scalar_tensor(1)); }");
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                  AST->getASTContext());
+  DeviceFlow Flow;
+  ASSERT_TRUE(Flow.analyze(Fs.front().getNodeAs<clang::FunctionDecl>("f"),
+                           AST->getASTContext()));
+  ASSERT_EQ(Flow.sites().size(), 3u);
+  EXPECT_TRUE(Flow.sites()[0].Index.ZeroDim);
+  EXPECT_EQ(Flow.sites()[0].Mismatch, IndexDeviceMismatch::None);
+  EXPECT_FALSE(Flow.sites()[1].Index.ZeroDim);
+  EXPECT_EQ(Flow.sites()[1].Mismatch, IndexDeviceMismatch::Error);
+  EXPECT_TRUE(Flow.sites()[2].Index.ZeroDim);
+}
+
+TEST(DeviceFlow, Classification) {
+  auto Fact = [](DeviceFact::Kind K) {
+    DeviceFact F;
+    F.K = K;
+    return F;
+  };
+  using F = DeviceFact;
+  using M = IndexDeviceMismatch;
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Gather, Fact(F::CUDA),
+                                 Fact(F::CPU)),
+            M::Error);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::AdvancedIndex, Fact(F::CUDA),
+                                 Fact(F::CPU)),
+            M::ImplicitCopy);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::AdvancedIndex, Fact(F::CPU),
+                                 Fact(F::CUDA)),
+            M::Error);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf),
+                                 Fact(F::CPU)),
+            M::Error);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf),
+                                 Fact(F::CUDA)),
+            M::None);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::Unknown),
+                                 Fact(F::CPU)),
+            M::None);
+  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::SameAs),
+                                 Fact(F::CUDA)),
+            M::None);
+}
+
+TEST(DeviceFlow, Lattice) {
+  DeviceFact A = DeviceFact::make(DeviceFact::CPU, nullptr);
+  DeviceFact B = DeviceFact::make(DeviceFact::CUDA, nullptr);
+  EXPECT_EQ(join(A, A).K, DeviceFact::CPU);
+  EXPECT_EQ(join(A, B).K, DeviceFact::Unknown);
+  EXPECT_EQ(join(A, DeviceFact::unknown()).K, DeviceFact::Unknown);
+}
+
+TEST(DeviceFlow, ContainsIndexOpAndDependentCode) {
+  auto AST = parse("template <typename T> void f(T t) { t.take(t); }\n"
+                   "void g(torch::Tensor x) { x + x; }\n"
+                   "void h(torch::Tensor x) { x.gather(0, x); }\n");
+  auto &Ctx = AST->getASTContext();
+  auto Find = [&](llvm::StringRef Name) {
+    return match(functionDecl(hasName(Name), isDefinition()).bind("f"), Ctx)
+        .front()
+        .getNodeAs<clang::FunctionDecl>("f");
+  };
+  DeviceFlow Flow;
+  EXPECT_FALSE(Flow.analyze(Find("f"), Ctx));
+  EXPECT_FALSE(containsIndexOp(Find("g")->getBody()));
+  EXPECT_TRUE(containsIndexOp(Find("h")->getBody()));
+}
+
+} // namespace
