@@ -4,6 +4,9 @@
 #include "ProjectRunner.h"
 #include "Sarif.h"
 
+#include "ClangTidyModule.h"
+#include "ClangTidyModuleRegistry.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -149,4 +152,31 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
   llvm::sys::fs::remove(Path);
 }
 
+} // namespace
+
+namespace clang::tidy {
+extern volatile int LibTorchModuleAnchorSource;
+[[maybe_unused]] static int LibTorchModuleAnchorDestination =
+    LibTorchModuleAnchorSource;
+} // namespace clang::tidy
+
+namespace {
+// Every check the module registers has its summary in the SARIF rules: a
+// check added without one would give code scanning an empty help text.
+TEST(Sarif, EveryLibTorchCheckHasASummary) {
+  unsigned Checks = 0;
+  for (const auto &Entry : clang::tidy::ClangTidyModuleRegistry::entries()) {
+    if (Entry.getName() != "libtorch-module")
+      continue;
+    clang::tidy::ClangTidyCheckFactories Factories;
+    Entry.instantiate()->addCheckFactories(Factories);
+    for (const auto &Factory : Factories) {
+      ++Checks;
+      EXPECT_FALSE(libtorchCheckSummary(Factory.getKey()).empty())
+          << Factory.getKey().str();
+    }
+  }
+  EXPECT_GE(Checks, 4u);
+  EXPECT_TRUE(libtorchCheckSummary("bugprone-use-after-move").empty());
+}
 } // namespace

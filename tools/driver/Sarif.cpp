@@ -20,6 +20,15 @@ namespace torchtidy::driver {
 llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
   // The same sentence as each check's header comment and docs page.
   static const std::map<std::string, std::string, std::less<>> Summaries = {
+      {"libtorch-cross-device-index",
+       "Finds index ops (index_select, gather, scatter, embedding, ...) whose "
+       "index tensor is certain to be on another device than the tensor it "
+       "indexes."},
+      {"libtorch-cuda-in-dataset-get",
+       "Finds CUDA work (moves to a CUDA device, CUDA factories, CUDA API "
+       "calls, kernel launches, reads of member tensors moved to CUDA) in a "
+       "dataset's get()/get_batch() or a transform's apply(), which the "
+       "DataLoader runs on its worker threads."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},
