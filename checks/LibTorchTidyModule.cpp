@@ -2,6 +2,7 @@
 
 #include "ClangTidyModule.h"
 #include "ClangTidyModuleRegistry.h"
+#include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
 
@@ -11,6 +12,8 @@ namespace libtorch {
 class LibTorchModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<UncheckedIndexCheck>(
+        "libtorch-unchecked-index");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(
         "libtorch-unregistered-buffer");
     CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(
