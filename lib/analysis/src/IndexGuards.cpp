@@ -325,6 +325,8 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > 4)
     return std::nullopt;
   E = skipImplicit(E);
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = skipImplicit(Cast->getSubExpr());
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = Call->getDirectCallee();
     if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
@@ -347,7 +349,8 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   const CXXRecordDecl *Impl = getHolderModule(Ctor->getType());
   if (!Impl)
     Impl = RD;
-  bool IsTable = hasQualifiedName(Impl, "EmbeddingImpl", {"torch", "nn"}) ||
+  const bool IsTable =
+      hasQualifiedName(Impl, "EmbeddingImpl", {"torch", "nn"}) ||
                  hasQualifiedName(Impl, "EmbeddingBagImpl", {"torch", "nn"}) ||
                  hasQualifiedName(RD, "EmbeddingOptions", {"torch", "nn"}) ||
                  hasQualifiedName(RD, "EmbeddingBagOptions", {"torch", "nn"});
@@ -358,9 +361,10 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (!First->isValueDependent() && First->getType()->isIntegralType(Ctx) &&
       First->EvaluateAsInt(R, Ctx))
     return std::make_pair(R.Val.getInt().getExtValue(), E);
-  if (const auto *Next = dyn_cast<CXXConstructExpr>(skipImplicit(First)))
-    if (auto Rows = rowsOfConstruction(Next, Ctx, Depth + 1))
-      return std::make_pair(Rows->first, E);
+  // Embedding(EmbeddingOptions(100, 64)), or a holder made from
+  // register_module("e", Embedding(100, 64)).
+  if (auto Rows = rowsOfConstruction(First, Ctx, Depth + 1))
+    return std::make_pair(Rows->first, E);
   return std::nullopt;
 }
 
