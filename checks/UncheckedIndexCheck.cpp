@@ -5,11 +5,14 @@
 #include "utils/OptionsUtils.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include <functional>
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang::ast_matchers;
 using torchtidy::IndexOpSite;
@@ -151,26 +154,32 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
   }
 }
 
-/// The statement of the enclosing block that holds \p E, if the fix-it can
-/// go before it.
-const Stmt *enclosingBlockStatement(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*E);
-  for (unsigned I = 0; I < 64; ++I) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.size() != 1)
-      return nullptr;
-    const DynTypedNode &Parent = Parents[0];
-    if (Parent.get<CompoundStmt>()) {
-      const Stmt *S = Node.get<Stmt>();
-      if (!S || isa<SwitchCase, LabelStmt>(S))
-        return nullptr;
-      return S;
-    }
-    if (Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
-      return nullptr;
-    Node = Parent;
-  }
-  return nullptr;
+/// The statement of the innermost `{ ... }` of \p Body that holds \p Target,
+/// if the fix-it can go before it. A walk down the body, not the parent map:
+/// building that walks all of <torch/torch.h>.
+const Stmt *enclosingBlockStatement(const Stmt *Body, const Stmt *Target) {
+  const Stmt *Found = nullptr;
+  // Depth-first, with the closest statement of a block on the path.
+  std::function<bool(const Stmt *, const Stmt *, unsigned)> Walk =
+      [&](const Stmt *S, const Stmt *BlockChild, unsigned Depth) {
+        if (!S || Depth > 256)
+          return false;
+        if (S == Target) {
+          Found = BlockChild;
+          return true;
+        }
+        if (isa<LambdaExpr>(S))
+          return false; // another function
+        const bool IsBlock = isa<CompoundStmt>(S);
+        for (const Stmt *Child : S->children())
+          if (Walk(Child, IsBlock ? Child : BlockChild, Depth + 1))
+            return true;
+        return false;
+      };
+  Walk(Body, nullptr, 0);
+  if (!Found || isa<SwitchCase, LabelStmt>(Found))
+    return nullptr;
+  return Found;
 }
 
 } // namespace
@@ -196,35 +205,105 @@ void UncheckedIndexCheck::registerPPCallbacks(const SourceManager &,
   Inserter.registerPreprocessor(PP);
 }
 
+namespace {
+
+/// Collects the sink calls of user code, each with the function or lambda
+/// around it. Declarations in system headers are skipped whole, bodies
+/// included: <torch/torch.h> holds hundreds of thousands of calls, and a
+/// per-call matcher would pay a location lookup (and, under
+/// --enable-check-profile, a timer) for each of them.
+class SinkCollector : public RecursiveASTVisitor<SinkCollector> {
+  using Base = RecursiveASTVisitor<SinkCollector>;
+
+public:
+  SinkCollector(const SourceManager &SM,
+                llvm::function_ref<void(const FunctionDecl *, const CallExpr *)>
+                    OnCall)
+      : SM(SM), OnCall(OnCall) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (FD)
+      Functions.push_back(FD);
+    bool Result = Base::TraverseDecl(D);
+    if (FD)
+      Functions.pop_back();
+    return Result;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Functions.push_back(L->getCallOperator());
+    bool Result = Base::TraverseLambdaExpr(L);
+    Functions.pop_back();
+    return Result;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Functions.empty())
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !isSinkName(Callee))
+      return true;
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      return true;
+    OnCall(Functions.back(), Call);
+    return true;
+  }
+
+private:
+  /// Names of the ops matchIndexOp recognises as sinks (a cheap filter).
+  static bool isSinkName(const FunctionDecl *FD) {
+    if (FD->getOverloadedOperator() == OO_Call)
+      return true;
+    if (!FD->getIdentifier())
+      return false;
+    return llvm::StringSwitch<bool>(FD->getName())
+        .Cases("index_select", "gather", "take_along_dim", "scatter",
+               "scatter_", "scatter_add", "scatter_add_", true)
+        .Cases("index_add", "index_add_", "index_copy", "index_copy_",
+               "index_fill", "index_fill_", "index_put_", "take", true)
+        .Cases("embedding", "embedding_bag", "nll_loss", "nll_loss2d",
+               "cross_entropy", "cross_entropy_loss", "forward", true)
+        .Default(false);
+  }
+
+  const SourceManager &SM;
+  llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall;
+  llvm::SmallVector<const FunctionDecl *, 8> Functions;
+};
+
+} // namespace
+
 void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // Calls in user code to something named like a sink; matchIndexOp then
-  // decides from the declaration.
-  auto SinkName = functionDecl(hasAnyName(
-      "index_select", "gather", "take_along_dim", "scatter", "scatter_",
-      "scatter_add", "scatter_add_", "index_add", "index_add_", "index_copy",
-      "index_copy_", "index_fill", "index_fill_", "index_put_", "take",
-      "embedding", "embedding_bag", "nll_loss", "nll_loss2d", "cross_entropy",
-      "cross_entropy_loss", "forward", "operator()"));
-  Finder->addMatcher(
-      callExpr(unless(isExpansionInSystemHeader()), callee(SinkName),
-               forCallable(functionDecl(isDefinition()).bind("function")))
-          .bind("call"),
-      this);
+  // One match per translation unit; SinkCollector walks user code only.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  if (!Call || !FD || FD->isDependentContext() ||
-      Call->isInstantiationDependent())
-    return;
-  std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
-  if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
-    return;
-  if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
     return;
   Context = Result.Context;
-  Sinks[FD].push_back({Call, *Site});
+  auto OnCall = [&](const FunctionDecl *FD, const CallExpr *Call) {
+        if (FD->isDependentContext() || Call->isInstantiationDependent() ||
+            !FD->hasBody())
+          return;
+        std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
+        if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
+          return;
+        if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
+          return;
+        Sinks[FD].push_back({Call, *Site, FD->getBody()});
+  };
+  SinkCollector Collector(*Result.SourceManager, OnCall);
+  Collector.TraverseDecl(const_cast<TranslationUnitDecl *>(TU));
 }
 
 void UncheckedIndexCheck::onEndOfTranslationUnit() {
@@ -276,7 +355,7 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
   std::optional<torchtidy::IndexVar> V = torchtidy::directVariable(Var);
   if (!V || !isRepeatable(Var))
     return;
-  const Stmt *Statement = enclosingBlockStatement(S.Call, *Context);
+  const Stmt *Statement = enclosingBlockStatement(S.Body, S.Call);
   if (!Statement)
     return;
   const SourceManager &SM = Context->getSourceManager();

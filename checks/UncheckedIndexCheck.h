@@ -38,6 +38,8 @@ private:
   struct Sink {
     const CallExpr *Call;
     torchtidy::IndexOpSite Site;
+    /// The body of the function (or lambda) around the call.
+    const Stmt *Body;
   };
   void analyze(const Sink &S, torchtidy::IndexGuardFinder &Finder);
   /// Literal ids outside a table of known size; true when reported.

@@ -7,7 +7,6 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
@@ -300,7 +299,16 @@ literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
   if (!TensorCall || torchCalleeName(TensorCall) != "tensor" ||
       TensorCall->getNumArgs() < 1)
     return std::nullopt;
-  const Expr *List = TensorCall->getArg(0)->IgnoreImplicit();
+  // The mock takes std::initializer_list<int64_t>; LibTorch takes a
+  // TensorDataContainer built from a list of TensorDataContainers.
+  auto Unwrap = [](const Expr *E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+      if (Ctor->getNumArgs() == 1)
+        E = Ctor->getArg(0)->IgnoreImplicit();
+    return E;
+  };
+  const Expr *List = Unwrap(TensorCall->getArg(0));
   if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(List))
     List = Std->getSubExpr()->IgnoreImplicit();
   const auto *IL = dyn_cast<InitListExpr>(List);
@@ -308,10 +316,12 @@ literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
     return std::nullopt;
   std::vector<std::pair<int64_t, const Expr *>> Ids;
   for (const Expr *Init : IL->inits()) {
+    const Expr *Value = Unwrap(Init);
     Expr::EvalResult R;
-    if (Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))
+    if (Value->isValueDependent() || !Value->getType()->isIntegerType() ||
+        !Value->EvaluateAsInt(R, Ctx))
       return std::nullopt;
-    Ids.emplace_back(R.Val.getInt().getExtValue(), Init);
+    Ids.emplace_back(R.Val.getInt().getExtValue(), Value);
   }
   return Ids;
 }
@@ -461,19 +471,9 @@ struct IndexGuardFinder::Impl {
     }
   }
 
-  Point pointOf(const Stmt *S) {
-    // The use itself, or the closest enclosing expression in the CFG.
-    for (unsigned I = 0; S && I < MaxExprDepth; ++I) {
-      auto It = Where.find(S);
-      if (It != Where.end())
-        return It->second;
-      auto Parents = Ctx.getParents(*S);
-      if (Parents.empty())
-        return {};
-      S = Parents[0].get<Stmt>();
-    }
-    return {};
-  }
+  /// Where \p S is evaluated. Every expression is an element (AllAlwaysAdd);
+  /// no parent map, whose construction walks all of <torch/torch.h>.
+  Point pointOf(const Stmt *S) const { return Where.lookup(S); }
 
   void addEvent(const CFGBlock *B, Event E) { Events[B].push_back(E); }
 
