@@ -4,6 +4,7 @@
 #include "ClangTidyModuleRegistry.h"
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
+#include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
 
@@ -17,6 +18,8 @@ public:
         "libtorch-cross-device-index");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
+    CheckFactories.registerCheck<UncheckedIndexCheck>(
+        "libtorch-unchecked-index");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(
         "libtorch-unregistered-buffer");
     CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(

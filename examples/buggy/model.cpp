@@ -32,6 +32,8 @@ void RecommenderImpl::reset() {
 
 torch::Tensor RecommenderImpl::forward(torch::Tensor user_ids,
                                        torch::Tensor item_ids) {
+  // Bug: the ids come from the caller and nothing checks them; an id past
+  // the table is "CUDA error: an illegal memory access" far from here.
   auto u = user_emb(user_ids);
   auto i = item_emb(item_ids);
   auto score = tower(torch::cat({u, i}, /*dim=*/1)).squeeze(1);

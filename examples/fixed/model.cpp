@@ -26,6 +26,13 @@ void RecommenderImpl::reset() {
 
 torch::Tensor RecommenderImpl::forward(torch::Tensor user_ids,
                                        torch::Tensor item_ids) {
+  // The ids come from the caller: check their range before the lookups.
+  TORCH_CHECK(user_ids.min().item<int64_t>() >= 0 &&
+                  user_ids.max().item<int64_t>() < users,
+              "user id out of range");
+  TORCH_CHECK(item_ids.min().item<int64_t>() >= 0 &&
+                  item_ids.max().item<int64_t>() < items,
+              "item id out of range");
   auto u = user_emb(user_ids);
   auto i = item_emb(item_ids);
   auto score = tower(torch::cat({u, i}, /*dim=*/1)).squeeze(1);

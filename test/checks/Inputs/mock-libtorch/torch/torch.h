@@ -9,6 +9,7 @@
 #include <functional>
 #include <initializer_list>
 #include <tuple>
+#include <type_traits>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,11 @@ template <typename T> class optional {
 public:
   optional() = default;
   optional(T v) : v_(std::make_shared<T>(std::move(v))) {}
+  template <typename U, typename = std::enable_if_t<
+                            std::is_constructible<T, U &&>::value &&
+                            !std::is_same<std::decay_t<U>, optional>::value &&
+                            !std::is_same<std::decay_t<U>, T>::value>>
+  optional(U &&u) : v_(std::make_shared<T>(std::forward<U>(u))) {}
   T &value() { return *v_; }
   bool has_value() const { return v_ != nullptr; }
 

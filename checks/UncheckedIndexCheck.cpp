@@ -1,0 +1,480 @@
+//===--- UncheckedIndexCheck.cpp - torch-tidy -----------------------------===//
+
+#include "UncheckedIndexCheck.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "utils/OptionsUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+#include <functional>
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang::ast_matchers;
+using torchtidy::IndexOpSite;
+using torchtidy::IndexOrigin;
+
+namespace clang::tidy::libtorch {
+
+namespace {
+
+constexpr llvm::StringLiteral CheckHeader = "<torchtidy/check.h>";
+
+StringRef sourceText(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return "";
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).trim();
+}
+
+/// An expression that can be repeated in the fix-it without changing what
+/// the program does: variables, members, literals, `-1`.
+bool isRepeatable(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 8 || E->getBeginLoc().isMacroID() ||
+      E->getEndLoc().isMacroID())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, CXXThisExpr>(E))
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl, VarDecl>(ME->getMemberDecl()) &&
+           (ME->isImplicitAccess() || isRepeatable(ME->getBase(), Depth + 1));
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Minus && isRepeatable(UO->getSubExpr(), Depth + 1);
+  return false;
+}
+
+/// The argument of a method or free call at the free function's position.
+const Expr *argument(const CallExpr *Call, unsigned FreeIndex) {
+  unsigned Index = FreeIndex;
+  if (isa<CXXMemberCallExpr>(Call)) {
+    if (FreeIndex == 0)
+      return cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
+    Index -= 1;
+  }
+  if (Index >= Call->getNumArgs() ||
+      isa<CXXDefaultArgExpr>(Call->getArg(Index)))
+    return nullptr;
+  return Call->getArg(Index);
+}
+
+/// How the check describes one kind of sink.
+struct SinkWords {
+  std::string What;   // "Embedding 'emb'", "index_select on 'x'"
+  std::string Bound;  // "num_embeddings", "x.size(0)"
+  std::string Size;   // the size for the fix-it, "" when it cannot be spelled
+  StringRef Unit;     // "an id", "an index", "a class id"
+  StringRef Effect;   // what happens on CUDA
+  StringRef Noun;     // "index", "target"
+};
+
+SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
+                   const ASTContext &Ctx) {
+  SinkWords W;
+  W.Noun = "index";
+  W.Unit = "an index";
+  W.Effect = "an illegal memory access on CUDA";
+  StringRef Src = sourceText(Site.Source, Ctx);
+  const bool SrcOk = isRepeatable(Site.Source);
+  auto SizeOf = [&](const Expr *Dim) {
+    std::string Text = Src.str() + ".size(" +
+                       (Dim ? sourceText(Dim, Ctx).str() : "0") + ")";
+    W.Bound = Text;
+    if (SrcOk && (!Dim || isRepeatable(Dim)))
+      W.Size = Text;
+  };
+  switch (Site.K) {
+  case IndexOpSite::Embedding:
+  case IndexOpSite::EmbeddingBag:
+    W.Unit = "an id";
+    if (Site.Module) {
+      StringRef Mod = sourceText(Site.Module, Ctx);
+      W.What = (Site.Name + " '" + Mod + "'").str();
+      W.Bound = "num_embeddings";
+      QualType T = Site.Module->getType().getNonReferenceType();
+      bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
+                   torchtidy::getSharedPtrModule(T);
+      if (isRepeatable(Site.Module))
+        W.Size = (Mod + (Arrow ? "->" : ".") + "options.num_embeddings()").str();
+      return W;
+    }
+    W.What = (Site.Name + " of '" + Src + "'").str();
+    SizeOf(nullptr);
+    return W;
+  case IndexOpSite::LossTarget: {
+    W.Noun = "target";
+    W.Unit = "a class id";
+    W.Effect = "a device-side assert on CUDA";
+    W.What = Site.Name.str();
+    std::string Text = Src.str() + ".size(1)";
+    W.Bound = Text;
+    if (SrcOk)
+      W.Size = Text;
+    return W;
+  }
+  case IndexOpSite::Take:
+    W.What = (Site.Name + " on '" + Src + "'").str();
+    W.Bound = Src.str() + ".numel()";
+    if (SrcOk)
+      W.Size = W.Bound;
+    return W;
+  case IndexOpSite::Gather:
+    W.What = (Site.Name + " on '" + Src + "'").str();
+    if (Site.Name == "take_along_dim") {
+      const Expr *Dim = argument(Call, 2);
+      if (!Dim) {
+        W.Bound = Src.str() + ".numel()";
+        if (SrcOk)
+          W.Size = W.Bound;
+        return W;
+      }
+      SizeOf(Dim);
+      return W;
+    }
+    SizeOf(argument(Call, 1));
+    return W;
+  case IndexOpSite::IndexPut:
+  case IndexOpSite::AdvancedIndex:
+    W.What = (Site.Name + " on '" + Src + "'").str();
+    SizeOf(nullptr);
+    return W;
+  default:
+    W.What = (Site.Name + " on '" + Src + "'").str();
+    SizeOf(argument(Call, 1));
+    return W;
+  }
+}
+
+/// The statement of the innermost `{ ... }` of \p Body that holds \p Target,
+/// if the fix-it can go before it. A walk down the body, not the parent map:
+/// building that walks all of <torch/torch.h>.
+const Stmt *enclosingBlockStatement(const Stmt *Body, const Stmt *Target) {
+  const Stmt *Found = nullptr;
+  // Depth-first, with the closest statement of a block on the path.
+  std::function<bool(const Stmt *, const Stmt *, unsigned)> Walk =
+      [&](const Stmt *S, const Stmt *BlockChild, unsigned Depth) {
+        if (!S || Depth > 256)
+          return false;
+        if (S == Target) {
+          Found = BlockChild;
+          return true;
+        }
+        if (isa<LambdaExpr>(S))
+          return false; // another function
+        const bool IsBlock = isa<CompoundStmt>(S);
+        for (const Stmt *Child : S->children())
+          if (Walk(Child, IsBlock ? Child : BlockChild, Depth + 1))
+            return true;
+        return false;
+      };
+  Walk(Body, nullptr, 0);
+  if (!Found || isa<SwitchCase, LabelStmt>(Found))
+    return nullptr;
+  return Found;
+}
+
+} // namespace
+
+UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
+                                         ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CheckLossTargets(Options.get("CheckLossTargets", true)),
+      GuardFunctions(Options.get("GuardFunctions", "")),
+      Inserter(Options.getLocalOrGlobal("IncludeStyle",
+                                        utils::IncludeSorter::IS_LLVM),
+               areDiagsSelfContained()) {}
+
+void UncheckedIndexCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckLossTargets", CheckLossTargets);
+  Options.store(Opts, "GuardFunctions", GuardFunctions);
+  Options.store(Opts, "IncludeStyle", Inserter.getStyle());
+}
+
+void UncheckedIndexCheck::registerPPCallbacks(const SourceManager &,
+                                              Preprocessor *PP,
+                                              Preprocessor *) {
+  Inserter.registerPreprocessor(PP);
+}
+
+namespace {
+
+/// Collects the sink calls of user code, each with the function or lambda
+/// around it. Declarations in system headers are skipped whole, bodies
+/// included: <torch/torch.h> holds hundreds of thousands of calls, and a
+/// per-call matcher would pay a location lookup (and, under
+/// --enable-check-profile, a timer) for each of them.
+class SinkCollector : public RecursiveASTVisitor<SinkCollector> {
+  using Base = RecursiveASTVisitor<SinkCollector>;
+
+public:
+  SinkCollector(const SourceManager &SM,
+                llvm::function_ref<void(const FunctionDecl *, const CallExpr *)>
+                    OnCall)
+      : SM(SM), OnCall(OnCall) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (FD)
+      Functions.push_back(FD);
+    bool Result = Base::TraverseDecl(D);
+    if (FD)
+      Functions.pop_back();
+    return Result;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Functions.push_back(L->getCallOperator());
+    bool Result = Base::TraverseLambdaExpr(L);
+    Functions.pop_back();
+    return Result;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Functions.empty())
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !isSinkName(Callee))
+      return true;
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      return true;
+    OnCall(Functions.back(), Call);
+    return true;
+  }
+
+private:
+  /// Names of the ops matchIndexOp recognises as sinks (a cheap filter).
+  static bool isSinkName(const FunctionDecl *FD) {
+    if (FD->getOverloadedOperator() == OO_Call)
+      return true;
+    if (!FD->getIdentifier())
+      return false;
+    return llvm::StringSwitch<bool>(FD->getName())
+        .Cases("index_select", "gather", "take_along_dim", "scatter",
+               "scatter_", "scatter_add", "scatter_add_", true)
+        .Cases("index_add", "index_add_", "index_copy", "index_copy_",
+               "index_fill", "index_fill_", "index_put_", "take", true)
+        .Cases("embedding", "embedding_bag", "nll_loss", "nll_loss2d",
+               "cross_entropy", "cross_entropy_loss", "forward", true)
+        .Default(false);
+  }
+
+  const SourceManager &SM;
+  llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall;
+  llvm::SmallVector<const FunctionDecl *, 8> Functions;
+};
+
+} // namespace
+
+void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
+  // One match per translation unit; SinkCollector walks user code only.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
+  if (!TU)
+    return;
+  Context = Result.Context;
+  auto OnCall = [&](const FunctionDecl *FD, const CallExpr *Call) {
+        if (FD->isDependentContext() || Call->isInstantiationDependent() ||
+            !FD->hasBody())
+          return;
+        std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
+        if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
+          return;
+        if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
+          return;
+        Sinks[FD].push_back({Call, *Site, FD->getBody()});
+  };
+  SinkCollector Collector(*Result.SourceManager, OnCall);
+  Collector.TraverseDecl(const_cast<TranslationUnitDecl *>(TU));
+}
+
+void UncheckedIndexCheck::onEndOfTranslationUnit() {
+  auto Clear = llvm::make_scope_exit([this] {
+    Sinks.clear();
+    Context = nullptr;
+  });
+  // Code that does not compile may have lost the very guard; say nothing.
+  if (!Context || Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  torchtidy::IndexGuardConfig Config;
+  for (StringRef Name : utils::options::parseStringList(GuardFunctions))
+    if (!Name.trim().empty())
+      Config.GuardFunctions.push_back(Name.trim().str());
+  torchtidy::IndexGuardAnalysis Analysis(*Context, std::move(Config));
+  for (const auto &[FD, List] : Sinks) {
+    torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);
+    if (!Finder.valid())
+      continue;
+    for (const Sink &S : List)
+      analyze(S, Finder);
+  }
+}
+
+void UncheckedIndexCheck::analyze(const Sink &S,
+                                  torchtidy::IndexGuardFinder &Finder) {
+  IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
+  if (reportLiteral(S, Origin) || Origin.K != IndexOrigin::Unsafe)
+    return;
+  SinkWords W = describe(S.Call, S.Site, *Context);
+  StringRef Index = sourceText(S.Site.Index, *Context);
+  if (Index.empty())
+    Index = "index";
+  {
+    DiagnosticBuilder Diag =
+        diag(S.Call->getBeginLoc(),
+             "%0 '%1' reaches %2 without a bounds check; %3 outside [0, %4) "
+             "is %5")
+        << W.Noun << Index << W.What << W.Unit << W.Bound << W.Effect;
+    if (!W.Size.empty())
+      addFix(Diag, S, W.Size);
+  }
+  noteOrigin(Origin);
+}
+
+void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
+                                 StringRef Size) {
+  const Expr *Var = torchtidy::stripValuePreserving(S.Site.Index);
+  std::optional<torchtidy::IndexVar> V = torchtidy::directVariable(Var);
+  if (!V || !isRepeatable(Var))
+    return;
+  const Stmt *Statement = enclosingBlockStatement(S.Body, S.Call);
+  if (!Statement)
+    return;
+  const SourceManager &SM = Context->getSourceManager();
+  SourceLocation Begin = Statement->getBeginLoc();
+  if (Begin.isInvalid() || Begin.isMacroID())
+    return;
+  // The variable must exist before the statement.
+  if (V->Base && !isa<ParmVarDecl>(V->Base) &&
+      !SM.isBeforeInTranslationUnit(V->Base->getLocation(), Begin))
+    return;
+  auto [File, Offset] = SM.getDecomposedLoc(Begin);
+  StringRef Buffer = SM.getBufferData(File);
+  size_t LineStart = Buffer.rfind('\n', Offset ? Offset - 1 : 0);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  if (Offset == 0)
+    LineStart = 0;
+  StringRef Indent = Buffer.slice(LineStart, Offset);
+  std::string Text = ("TORCHTIDY_CHECK_INDEX(" + sourceText(Var, *Context) +
+                      ", " + Size + ");")
+                         .str();
+  if (Indent.trim().empty())
+    Text += "\n" + Indent.str();
+  else
+    Text += " ";
+  Diag << FixItHint::CreateInsertion(Begin, Text)
+       << Inserter.createIncludeInsertion(File, CheckHeader);
+}
+
+bool UncheckedIndexCheck::reportLiteral(const Sink &S,
+                                        const IndexOrigin &Origin) {
+  if (Origin.Why != IndexOrigin::Literal || !S.Site.Module)
+    return false;
+  auto Rows = torchtidy::embeddingRows(S.Site.Module, *Context);
+  auto Ids = torchtidy::literalIds(dyn_cast_or_null<CallExpr>(Origin.Evidence),
+                                   *Context);
+  if (!Rows || !Ids)
+    return false;
+  for (const auto &[Id, Literal] : *Ids) {
+    if (Id >= 0 && Id < Rows->first)
+      continue;
+    diag(S.Call->getBeginLoc(),
+         "id %0 is out of range for an embedding with %1 rows")
+        << std::to_string(Id) << std::to_string(Rows->first);
+    diag(Literal->getBeginLoc(), "id %0 is written here", DiagnosticIDs::Note)
+        << std::to_string(Id);
+    diag(Rows->second->getBeginLoc(), "the embedding is created here",
+         DiagnosticIDs::Note);
+    return true;
+  }
+  return false;
+}
+
+void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {
+  auto Loc = [&]() {
+    if (Origin.Decl && (Origin.Why == IndexOrigin::Parameter ||
+                        Origin.Why == IndexOrigin::Global ||
+                        Origin.Why == IndexOrigin::Element ||
+                        (Origin.Why == IndexOrigin::Member &&
+                         !Origin.Evidence)))
+      return Origin.Decl->getLocation();
+    if (Origin.Evidence)
+      return Origin.Evidence->getBeginLoc();
+    return Origin.Decl ? Origin.Decl->getLocation() : SourceLocation();
+  }();
+  if (Loc.isInvalid())
+    return;
+  std::string Name;
+  if (const auto *ND = dyn_cast_or_null<NamedDecl>(Origin.Decl))
+    Name = ND->getNameAsString();
+  switch (Origin.Why) {
+  case IndexOrigin::Parameter:
+    diag(Loc, "'%0' is a parameter: its values come from the caller",
+         DiagnosticIDs::Note)
+        << Name;
+    return;
+  case IndexOrigin::Member:
+    diag(Origin.Decl->getLocation(),
+         "'%0' is a data member: its values are set outside this function",
+         DiagnosticIDs::Note)
+        << Name;
+    return;
+  case IndexOrigin::Global:
+    diag(Loc, "'%0' is a global variable: its values are set outside this "
+              "function",
+         DiagnosticIDs::Note)
+        << Name;
+    return;
+  case IndexOrigin::BatchField:
+    diag(Loc, "'%0' is a field of a data batch: its values come from the "
+              "dataset",
+         DiagnosticIDs::Note)
+        << sourceText(dyn_cast<Expr>(Origin.Evidence), *Context);
+    return;
+  case IndexOrigin::Element:
+    diag(Loc, "'%0' is an element of a container: its values are set "
+              "outside this function",
+         DiagnosticIDs::Note)
+        << Name;
+    return;
+  case IndexOrigin::CallResult:
+    if (Origin.Callee.empty())
+      diag(Loc, "the index comes from a call that does not produce bounded "
+                "indices",
+           DiagnosticIDs::Note);
+    else
+      diag(Loc, "the index comes from a call to '%0', which does not produce "
+                "bounded indices",
+           DiagnosticIDs::Note)
+          << Origin.Callee;
+    return;
+  case IndexOrigin::Computed:
+    diag(Loc, "the index is computed by '%0' here, which can leave the table's "
+              "range",
+         DiagnosticIDs::Note)
+        << Origin.Callee;
+    return;
+  default:
+    return;
+  }
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,944 @@
+//===--- IndexGuards.cpp - Is an index tensor bounded where it is used? ---===//
+
+#include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/Registration.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+namespace {
+
+/// Bounds every walk over expressions, so that odd code cannot hang us.
+constexpr unsigned MaxExprDepth = 16;
+
+const Expr *skipImplicit(const Expr *E) {
+  for (unsigned I = 0; E && I < MaxExprDepth; ++I) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
+      const CXXConstructorDecl *CD = Ctor->getConstructor();
+      if (CD && CD->isCopyOrMoveConstructor() && Ctor->getNumArgs() >= 1)
+        Next = Ctor->getArg(0);
+    }
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (isTensorType(Cast->getType()))
+        Next = Cast->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
+  return FD && FD->getIdentifier() && FD->getName() == Name &&
+         FD->isInStdNamespace();
+}
+
+/// `ids.to(device)` -> `ids`, for the ops that keep values as they are.
+const Expr *valuePreservingOperand(const Expr *E) {
+  E = skipImplicit(E);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (isStdFunction(Call->getDirectCallee(), "move") && Call->getNumArgs() == 1)
+      return Call->getArg(0);
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  if (!MC)
+    return nullptr;
+  const auto *MD = MC->getMethodDecl();
+  if (!isTensorMethod(MD) || !MD->getIdentifier())
+    return nullptr;
+  bool Keeps = llvm::StringSwitch<bool>(MD->getName())
+                   .Cases("to", "cuda", "cpu", "view", "reshape", "flatten",
+                          true)
+                   .Cases("squeeze", "unsqueeze", "contiguous", "clone",
+                          "detach", true)
+                   .Cases("t", "expand", "view_as", "reshape_as", "expand_as",
+                          true)
+                   .Cases("pin_memory", "long", "int", "toType", true)
+                   .Default(false);
+  return Keeps ? MC->getImplicitObjectArgument() : nullptr;
+}
+
+/// A comparison or bound test on a tensor, in a condition.
+bool isRangeMethod(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("max", "min", "amax", "amin", "aminmax", true)
+      .Cases("lt", "le", "gt", "ge", true)
+      .Default(false);
+}
+
+bool isComparison(OverloadedOperatorKind Op) {
+  return Op == OO_Less || Op == OO_LessEqual || Op == OO_Greater ||
+         Op == OO_GreaterEqual;
+}
+
+/// clamp(min, max), remainder(n), fmod(n): the result is bounded.
+bool isBoundingCall(const CallExpr *Call, StringRef Name) {
+  if (Name == "remainder" || Name == "fmod" || Name == "remainder_" ||
+      Name == "fmod_")
+    return true;
+  if (Name != "clamp" && Name != "clamp_")
+    return false;
+  // Both bounds given explicitly (the method form has no self argument).
+  unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
+  if (Call->getNumArgs() < First + 2)
+    return false;
+  for (unsigned I = First; I < First + 2; ++I) {
+    const Expr *A = Call->getArg(I)->IgnoreImplicit();
+    if (isa<CXXDefaultArgExpr>(A))
+      return false;
+    // `{}` / c10::nullopt: no bound.
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A)) {
+      if (Ctor->getNumArgs() == 0)
+        return false;
+      const auto *RD =
+          Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
+      if (Ctor->getNumArgs() == 1 && RD && RD->getIdentifier() &&
+          RD->getName() == "nullopt_t")
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The position of one CFG element.
+struct Point {
+  const CFGBlock *Block = nullptr;
+  unsigned Index = 0;
+  explicit operator bool() const { return Block != nullptr; }
+};
+
+/// Something that happens to a variable at one element.
+struct Event {
+  enum Kind { Write, Guard } K;
+  IndexVar Var;
+  unsigned Index;
+  const Stmt *S;
+  /// For an assignment `v = rhs`: the right-hand side (a guard when it is
+  /// safe).
+  const Expr *AssignedValue = nullptr;
+};
+
+/// A condition on a variable's range that branches to Successor.
+struct BranchGuard {
+  IndexVar Var;
+  const CFGBlock *Successor;
+  const Stmt *Condition;
+};
+
+/// The source location is inside an expansion of TORCHTIDY_CHECK_INDEX;
+/// returns the expansion's location (to tell expansions apart).
+SourceLocation checkIndexExpansion(SourceLocation Loc, const SourceManager &SM,
+                                   const LangOptions &LO) {
+  for (unsigned I = 0; Loc.isMacroID() && I < MaxExprDepth; ++I) {
+    if (Lexer::getImmediateMacroName(Loc, SM, LO) == "TORCHTIDY_CHECK_INDEX")
+      return SM.getExpansionLoc(Loc);
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return {};
+}
+
+/// The first tensor written by the user as a macro argument inside \p S (in
+/// evaluation order the macro's first argument): the index of
+/// TORCHTIDY_CHECK_INDEX, whichever function its expansion calls, and also
+/// when it expands to an unevaluated operand under NDEBUG.
+const Expr *firstTensorMacroArgument(const Stmt *S, const SourceManager &SM,
+                                     unsigned Depth = 0) {
+  if (!S || Depth > 2 * MaxExprDepth)
+    return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (E->getBeginLoc().isMacroID() &&
+        SM.isMacroArgExpansion(E->getBeginLoc()) && isTensorType(E->getType()))
+      return E;
+  for (const Stmt *Child : S->children())
+    if (const Expr *Found = firstTensorMacroArgument(Child, SM, Depth + 1))
+      return Found;
+  return nullptr;
+}
+
+/// Collects the variables whose range \p S tests.
+void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
+                       unsigned Depth = 0) {
+  if (!S || Depth > 2 * MaxExprDepth)
+    return;
+  auto Add = [&](const Expr *E) {
+    if (auto V = indexVariable(E))
+      if (llvm::find(Out, *V) == Out.end())
+        Out.push_back(*V);
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (isTensorMethod(MD) && MD->getIdentifier() &&
+        isRangeMethod(MD->getName()))
+      Add(MC->getImplicitObjectArgument());
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (isComparison(Op->getOperator()))
+      for (const Expr *Arg : Op->arguments())
+        if (isTensorType(Arg->getType()))
+          Add(Arg);
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    StringRef Name = torchCalleeName(Call);
+    if (isRangeMethod(Name) && Call->getNumArgs() >= 1)
+      Add(Call->getArg(0));
+  }
+  for (const Stmt *Child : S->children())
+    collectRangeTests(Child, Out, Depth + 1);
+}
+
+/// The type is a lvalue reference to a non-const tensor.
+bool isMutableTensorRef(QualType T) {
+  if (!T->isLValueReferenceType())
+    return false;
+  QualType Pointee = T->getPointeeType();
+  return !Pointee.isConstQualified() && isTensorType(Pointee);
+}
+
+bool nameMatches(const FunctionDecl *FD, StringRef Listed) {
+  Listed.consume_front("::");
+  if (Listed.contains("::"))
+    return FD->getQualifiedNameAsString() == Listed;
+  return FD->getIdentifier() && FD->getName() == Listed;
+}
+
+IndexOrigin worst(const IndexOrigin &A, const IndexOrigin &B) {
+  auto Rank = [](IndexOrigin::Kind K) {
+    return K == IndexOrigin::Unsafe ? 2 : K == IndexOrigin::Unknown ? 1 : 0;
+  };
+  if (Rank(B.K) > Rank(A.K))
+    return B;
+  return A;
+}
+
+IndexOrigin make(IndexOrigin::Kind K, IndexOrigin::Reason Why,
+                 const Stmt *Evidence = nullptr, const Decl *D = nullptr,
+                 std::string Callee = "") {
+  IndexOrigin O;
+  O.K = K;
+  O.Why = Why;
+  O.Evidence = Evidence;
+  O.Decl = D;
+  O.Callee = std::move(Callee);
+  return O;
+}
+
+bool isBatchType(QualType T) {
+  T = T.getNonReferenceType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && hasQualifiedName(RD, "Example", {"torch", "data"});
+}
+
+std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getNameAsString();
+  return "";
+}
+
+} // namespace
+
+std::optional<IndexVar> directVariable(const Expr *E) {
+  E = skipImplicit(E);
+  if (!E)
+    return std::nullopt;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<VarDecl>(DRE->getDecl()) || isa<BindingDecl>(DRE->getDecl()))
+      return IndexVar{DRE->getDecl(), nullptr};
+    return std::nullopt;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field)
+      return std::nullopt;
+    const Expr *Base = skipImplicit(ME->getBase());
+    if (isa<CXXThisExpr>(Base))
+      return IndexVar{nullptr, Field};
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
+      if (isa<VarDecl>(DRE->getDecl()))
+        return IndexVar{DRE->getDecl(), Field};
+  }
+  return std::nullopt;
+}
+
+const Expr *stripValuePreserving(const Expr *E) {
+  for (unsigned I = 0; E && I < MaxExprDepth; ++I) {
+    const Expr *Inner = valuePreservingOperand(E);
+    if (!Inner)
+      return skipImplicit(E);
+    E = Inner;
+  }
+  return skipImplicit(E);
+}
+
+std::optional<IndexVar> indexVariable(const Expr *E) {
+  return directVariable(stripValuePreserving(E));
+}
+
+bool isIndexProducer(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("argmax", "argmin", "topk", "sort", "argsort", "nonzero", true)
+      .Cases("multinomial", "randperm", "randint", "arange", true)
+      .Cases("zeros", "zeros_like", "searchsorted", "bucketize", true)
+      .Default(false);
+}
+
+std::optional<std::vector<std::pair<int64_t, const Expr *>>>
+literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
+  if (!TensorCall || torchCalleeName(TensorCall) != "tensor" ||
+      TensorCall->getNumArgs() < 1)
+    return std::nullopt;
+  // The mock takes std::initializer_list<int64_t>; LibTorch takes a
+  // TensorDataContainer built from a list of TensorDataContainers.
+  auto Unwrap = [](const Expr *E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+      if (Ctor->getNumArgs() == 1)
+        E = Ctor->getArg(0)->IgnoreImplicit();
+    return E;
+  };
+  const Expr *List = Unwrap(TensorCall->getArg(0));
+  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(List))
+    List = Std->getSubExpr()->IgnoreImplicit();
+  const auto *IL = dyn_cast<InitListExpr>(List);
+  if (!IL)
+    return std::nullopt;
+  std::vector<std::pair<int64_t, const Expr *>> Ids;
+  for (const Expr *Init : IL->inits()) {
+    const Expr *Value = Unwrap(Init);
+    Expr::EvalResult R;
+    if (Value->isValueDependent() || !Value->getType()->isIntegerType() ||
+        !Value->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    Ids.emplace_back(R.Val.getInt().getExtValue(), Value);
+  }
+  return Ids;
+}
+
+namespace {
+
+/// Rows of `torch::nn::Embedding(100, 64)`, `Embedding(EmbeddingOptions(100,
+/// 64))`, `register_module("e", Embedding(...))`, `std::make_shared<EmbeddingImpl>(100, 64)`.
+std::optional<std::pair<int64_t, const Expr *>>
+rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return std::nullopt;
+  E = skipImplicit(E);
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = skipImplicit(Cast->getSubExpr());
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
+      return rowsOfConstruction(Call->getArg(1), Ctx, Depth + 1);
+    if (isStdFunction(FD, "make_shared") && Call->getNumArgs() >= 1) {
+      Expr::EvalResult R;
+      if (!Call->getArg(0)->isValueDependent() &&
+          Call->getArg(0)->EvaluateAsInt(R, Ctx))
+        return std::make_pair(R.Val.getInt().getExtValue(), E);
+      return rowsOfConstruction(Call->getArg(0), Ctx, Depth + 1);
+    }
+    return std::nullopt;
+  }
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+  if (!Ctor || Ctor->getNumArgs() < 1)
+    return std::nullopt;
+  const CXXRecordDecl *RD = Ctor->getType()->getAsCXXRecordDecl();
+  if (!RD)
+    return std::nullopt;
+  const CXXRecordDecl *Impl = getHolderModule(Ctor->getType());
+  if (!Impl)
+    Impl = RD;
+  const bool IsTable =
+      hasQualifiedName(Impl, "EmbeddingImpl", {"torch", "nn"}) ||
+                 hasQualifiedName(Impl, "EmbeddingBagImpl", {"torch", "nn"}) ||
+                 hasQualifiedName(RD, "EmbeddingOptions", {"torch", "nn"}) ||
+                 hasQualifiedName(RD, "EmbeddingBagOptions", {"torch", "nn"});
+  if (!IsTable)
+    return std::nullopt;
+  const Expr *First = Ctor->getArg(0);
+  Expr::EvalResult R;
+  if (!First->isValueDependent() && First->getType()->isIntegralType(Ctx) &&
+      First->EvaluateAsInt(R, Ctx))
+    return std::make_pair(R.Val.getInt().getExtValue(), E);
+  // Embedding(EmbeddingOptions(100, 64)), or a holder made from
+  // register_module("e", Embedding(100, 64)).
+  if (auto Rows = rowsOfConstruction(First, Ctx, Depth + 1))
+    return std::make_pair(Rows->first, E);
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::pair<int64_t, const Expr *>>
+embeddingRows(const Expr *ModuleExpr, ASTContext &Ctx) {
+  std::optional<IndexVar> V = directVariable(ModuleExpr);
+  if (!V)
+    return std::nullopt;
+  if (!V->Field) {
+    const auto *VD = dyn_cast_or_null<VarDecl>(V->Base);
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        VD->getType()->isReferenceType())
+      return std::nullopt;
+    // A module variable is rarely reassigned; if it is, the size may differ.
+    return rowsOfConstruction(VD->getInit(), Ctx);
+  }
+  if (V->Base)
+    return std::nullopt;
+  // A member: every write in the module's building code agrees.
+  const auto *RD = dyn_cast<CXXRecordDecl>(V->Field->getParent());
+  if (!RD)
+    return std::nullopt;
+  ModuleRegistration Reg;
+  if (!Reg.analyze(RD))
+    return std::nullopt;
+  auto It = Reg.members().find(V->Field);
+  std::optional<std::pair<int64_t, const Expr *>> Rows;
+  if (const Expr *Init = V->Field->getInClassInitializer())
+    Rows = rowsOfConstruction(Init, Ctx);
+  if (It == Reg.members().end())
+    return Rows;
+  for (const MemberWrite &W : It->second.Writes) {
+    if (W.IsNull)
+      continue;
+    auto R = rowsOfConstruction(W.Value, Ctx);
+    if (!R || (Rows && Rows->first != R->first))
+      return std::nullopt;
+    if (!Rows)
+      Rows = R;
+  }
+  return Rows;
+}
+
+//===----------------------------------------------------------------------===//
+// IndexGuardFinder
+//===----------------------------------------------------------------------===//
+
+struct IndexGuardFinder::Impl {
+  const FunctionDecl *FD;
+  IndexGuardAnalysis &Owner;
+  ASTContext &Ctx;
+  unsigned Depth;
+  std::unique_ptr<CFG> Cfg;
+  CFGDomTree DomTree;
+  llvm::DenseMap<const Stmt *, Point> Where;
+  llvm::DenseMap<const VarDecl *, Point> DeclaredAt;
+  llvm::DenseMap<const CFGBlock *, std::vector<Event>> Events;
+  std::vector<BranchGuard> Branches;
+  /// Definitions of each local: its initialiser and assigned values.
+  llvm::DenseMap<const ValueDecl *, std::vector<std::pair<const Expr *, Point>>>
+      Definitions;
+  bool EventsBuilt = false;
+  /// Variables being classified (a variable defined from itself).
+  llvm::SmallPtrSet<const ValueDecl *, 8> Classifying;
+  unsigned ClassifyDepth = 0;
+
+  Impl(const FunctionDecl *FD, IndexGuardAnalysis &Owner, unsigned Depth)
+      : FD(FD), Owner(Owner), Ctx(Owner.context()), Depth(Depth) {
+    if (!FD || !FD->hasBody() || FD->isDependentContext())
+      return;
+    CFG::BuildOptions Options;
+    Options.setAllAlwaysAdd();
+    Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
+    if (!Cfg)
+      return;
+    DomTree.buildDominatorTree(Cfg.get());
+    for (const CFGBlock *B : *Cfg) {
+      if (!B)
+        continue;
+      unsigned I = 0;
+      for (const CFGElement &E : *B) {
+        if (auto CS = E.getAs<CFGStmt>()) {
+          const Stmt *S = CS->getStmt();
+          Where.try_emplace(S, Point{B, I});
+          if (const auto *DS = dyn_cast<DeclStmt>(S))
+            for (const Decl *D : DS->decls())
+              if (const auto *VD = dyn_cast<VarDecl>(D))
+                DeclaredAt.try_emplace(VD, Point{B, I});
+        }
+        ++I;
+      }
+    }
+  }
+
+  /// Where \p S is evaluated. Every expression is an element (AllAlwaysAdd);
+  /// no parent map, whose construction walks all of <torch/torch.h>.
+  Point pointOf(const Stmt *S) const { return Where.lookup(S); }
+
+  void addEvent(const CFGBlock *B, Event E) { Events[B].push_back(E); }
+
+  /// The condition that ends \p B tests the range of \p V.
+  static bool testsRange(const CFGBlock *B, const IndexVar &V) {
+    llvm::SmallVector<IndexVar, 2> Vars;
+    collectRangeTests(conditionOf(B), Vars);
+    return llvm::is_contained(Vars, V);
+  }
+
+  /// The condition of an `if` or `?:` that ends \p B.
+  static const Expr *conditionOf(const CFGBlock *B) {
+    const Stmt *Term = B->getTerminatorStmt();
+    if (const auto *If = dyn_cast_or_null<IfStmt>(Term))
+      return If->getCond();
+    if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(Term))
+      return CO->getCond();
+    return nullptr;
+  }
+
+  void buildEvents() {
+    if (EventsBuilt || !Cfg)
+      return;
+    EventsBuilt = true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
+    for (const CFGBlock *B : *Cfg) {
+      if (!B)
+        continue;
+      // TORCHTIDY_CHECK_INDEX: one guard per expansion, at its last element.
+      llvm::DenseMap<unsigned, std::pair<unsigned, const Stmt *>> Macros;
+      unsigned I = 0;
+      for (const CFGElement &Elem : *B) {
+        auto CS = Elem.getAs<CFGStmt>();
+        unsigned Index = I++;
+        if (!CS)
+          continue;
+        const Stmt *S = CS->getStmt();
+        if (S->getBeginLoc().isMacroID()) {
+          SourceLocation Exp = checkIndexExpansion(S->getBeginLoc(), SM, LO);
+          if (Exp.isValid())
+            Macros[Exp.getRawEncoding()] = {Index, S};
+        }
+        collectElementEvents(B, Index, S);
+      }
+      for (const auto &[Key, At] : Macros) {
+        (void)Key;
+        if (const Expr *Arg = firstTensorMacroArgument(At.second, SM))
+          if (auto V = indexVariable(Arg))
+            addEvent(B, {Event::Guard, *V, At.first, At.second});
+      }
+      // if (...) / cond ? : on a variable's range.
+      const Expr *Cond = conditionOf(B);
+      if (!Cond)
+        continue;
+      llvm::SmallVector<IndexVar, 2> Vars;
+      collectRangeTests(Cond, Vars);
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+        const CFGBlock *S = Succ.getReachableBlock();
+        if (!S)
+          continue;
+        unsigned Preds = 0;
+        for (const CFGBlock::AdjacentBlock &Pred : S->preds())
+          if (Pred.getReachableBlock())
+            ++Preds;
+        if (Preds != 1)
+          continue;
+        for (const IndexVar &V : Vars)
+          Branches.push_back({V, S, Cond});
+      }
+    }
+  }
+
+  void collectElementEvents(const CFGBlock *B, unsigned Index, const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D)) {
+          addEvent(B, {Event::Write, IndexVar{VD, nullptr}, Index, S});
+          if (const Expr *Init = VD->getInit()) {
+            // `torch::Tensor ids;` defines nothing.
+            const auto *Ctor = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+            if (!(Ctor && Ctor->getNumArgs() == 0))
+              Definitions[VD].push_back({Init, Point{B, Index}});
+          }
+          if (const auto *DD = dyn_cast<DecompositionDecl>(VD))
+            for (const BindingDecl *BD : DD->bindings())
+              addEvent(B, {Event::Write, IndexVar{BD, nullptr}, Index, S});
+        }
+      return;
+    }
+    auto Assignment = [&](const Expr *LHS, const Expr *RHS, bool Plain) {
+      if (auto V = directVariable(LHS)) {
+        addEvent(B, {Event::Write, *V, Index, S, Plain ? RHS : nullptr});
+        if (Plain && !V->Field)
+          Definitions[V->Base].push_back({RHS, Point{B, Index}});
+      }
+    };
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        Assignment(BO->getLHS(), BO->getRHS(), BO->getOpcode() == BO_Assign);
+      return;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+        Assignment(Op->getArg(0), Op->getArg(1),
+                   Op->getOperator() == OO_Equal);
+        return;
+      }
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (isTensorMethod(MD) && MD->getIdentifier() &&
+          MD->getName().ends_with("_")) {
+        if (auto V = directVariable(MC->getImplicitObjectArgument())) {
+          addEvent(B, {Event::Write, *V, Index, S});
+          if (isBoundingCall(MC, MD->getName()))
+            addEvent(B, {Event::Guard, *V, Index, S});
+        }
+        return;
+      }
+    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return;
+    // Arguments, matched to parameters (an operator method's object is
+    // argument 0).
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
+      unsigned ParamIndex = A - Shift;
+      if (ParamIndex >= Callee->getNumParams())
+        break;
+      const Expr *Arg = Call->getArg(A);
+      if (!isTensorType(Arg->getType().getNonReferenceType()))
+        continue;
+      std::optional<IndexVar> V = indexVariable(Arg);
+      if (!V)
+        continue;
+      QualType PT = Callee->getParamDecl(ParamIndex)->getType();
+      if (isMutableTensorRef(PT) && directVariable(Arg) && !isTorchFunction(Callee))
+        addEvent(B, {Event::Write, *V, Index, S});
+      if (Owner.callGuardsArgument(Callee, ParamIndex, Depth + 1))
+        addEvent(B, {Event::Guard, *V, Index, S});
+    }
+  }
+
+  bool dominates(Point G, Point U) const {
+    if (G.Block == U.Block)
+      return G.Index <= U.Index;
+    return DomTree.dominates(G.Block, U.Block);
+  }
+
+  /// Blocks reachable from \p From (forwards or backwards), never entering
+  /// \p Stop.
+  llvm::DenseSet<const CFGBlock *> reach(const CFGBlock *From,
+                                         const CFGBlock *Stop,
+                                         bool Forward) const {
+    llvm::DenseSet<const CFGBlock *> Seen;
+    llvm::SmallVector<const CFGBlock *, 16> Work;
+    auto Push = [&](const CFGBlock *B) {
+      if (B && B != Stop && Seen.insert(B).second)
+        Work.push_back(B);
+    };
+    auto Expand = [&](const CFGBlock *B) {
+      if (Forward)
+        for (const auto &S : B->succs())
+          Push(S.getReachableBlock());
+      else
+        for (const auto &P : B->preds())
+          Push(P.getReachableBlock());
+    };
+    Expand(From);
+    while (!Work.empty())
+      Expand(Work.pop_back_val());
+    return Seen;
+  }
+
+  /// A write to \p V on some path from the guard point \p G to the use \p U.
+  bool writtenBetween(const IndexVar &V, Point G, Point U) {
+    auto Writes = [&](const CFGBlock *B, auto &&InRange) {
+      auto It = Events.find(B);
+      if (It == Events.end())
+        return false;
+      for (const Event &E : It->second)
+        if (E.K == Event::Write && V.isChangedBy(E.Var) && InRange(E.Index))
+          return true;
+      return false;
+    };
+    if (G.Block == U.Block)
+      return Writes(G.Block, [&](unsigned I) {
+        return I >= G.Index && I < U.Index;
+      });
+    if (Writes(G.Block, [&](unsigned I) { return I >= G.Index; }))
+      return true;
+    auto Fwd = reach(G.Block, G.Block, /*Forward=*/true);
+    auto Bwd = reach(U.Block, G.Block, /*Forward=*/false);
+    bool UseInLoop = reach(U.Block, G.Block, true).count(U.Block);
+    if (Writes(U.Block, [&](unsigned I) { return UseInLoop || I < U.Index; }))
+      return true;
+    for (const CFGBlock *B : Fwd)
+      if (B != U.Block && Bwd.count(B) &&
+          Writes(B, [](unsigned) { return true; }))
+        return true;
+    return false;
+  }
+
+  const Stmt *findGuardAt(const IndexVar &V, Point U) {
+    if (!U)
+      return nullptr;
+    buildEvents();
+    for (const BranchGuard &BG : Branches) {
+      if (!(BG.Var == V))
+        continue;
+      Point G{BG.Successor, 0};
+      if (dominates(G, U) && !writtenBetween(V, G, U))
+        return BG.Condition;
+    }
+    for (const auto &[Block, List] : Events) {
+      for (const Event &E : List) {
+        if (!(E.Var == V))
+          continue;
+        bool IsGuard = E.K == Event::Guard;
+        Point G{Block, E.Index + 1};
+        if (!IsGuard && E.AssignedValue) {
+          // `ids = ids.clamp(0, n - 1);` makes it safe from here on.
+          if (!dominates(G, U) || writtenBetween(V, G, U))
+            continue;
+          if (classifyExpr(E.AssignedValue, Point{Block, E.Index}).K ==
+              IndexOrigin::Safe)
+            return E.S;
+          continue;
+        }
+        if (IsGuard && dominates(G, U) && !writtenBetween(V, G, U))
+          return E.S;
+      }
+    }
+    return nullptr;
+  }
+
+  IndexOrigin classifyVar(const IndexVar &V, const Expr *Ref, Point P) {
+    if (const Stmt *Guard = findGuardAt(V, P))
+      return make(IndexOrigin::Safe, IndexOrigin::Guarded, Guard);
+    if (V.Field) {
+      if (!V.Base)
+        return make(IndexOrigin::Unsafe, IndexOrigin::Member, Ref, V.Field);
+      if (isBatchType(V.Base->getType()))
+        return make(IndexOrigin::Unsafe, IndexOrigin::BatchField, Ref, V.Field);
+      return make(IndexOrigin::Unsafe, IndexOrigin::Member, Ref, V.Field);
+    }
+    // A variable of an enclosing function, captured by a lambda: its guards
+    // are in another CFG; say nothing.
+    if (!isa<BindingDecl>(V.Base) &&
+        !cast<VarDecl>(V.Base)->hasGlobalStorage() &&
+        V.Base->getDeclContext() != FD)
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(V.Base))
+      return make(IndexOrigin::Unsafe, IndexOrigin::Parameter, Ref, PVD);
+    if (const auto *BD = dyn_cast<BindingDecl>(V.Base)) {
+      const auto *DD = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl());
+      if (!DD || !DD->getInit())
+        return make(IndexOrigin::Unknown, IndexOrigin::None);
+      Point At = DeclaredAt.lookup(DD);
+      return classifyExpr(DD->getInit(), At ? At : P);
+    }
+    const auto *VD = dyn_cast<VarDecl>(V.Base);
+    if (!VD)
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    if (VD->hasGlobalStorage())
+      return make(IndexOrigin::Unsafe, IndexOrigin::Global, Ref, VD);
+    if (!DeclaredAt.count(VD) && !Definitions.count(VD))
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    // `for (auto &ids : all_ids)`: an element of a container.
+    if (VD->isCXXForRangeDecl())
+      return make(IndexOrigin::Unsafe, IndexOrigin::Element, Ref, VD);
+    auto It = Definitions.find(VD);
+    if (It == Definitions.end() || It->second.empty())
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    if (!Classifying.insert(VD).second)
+      return make(IndexOrigin::Safe, IndexOrigin::None); // neutral
+    IndexOrigin Result = make(IndexOrigin::Safe, IndexOrigin::None);
+    bool First = true;
+    for (const auto &[Value, At] : It->second) {
+      IndexOrigin O = classifyExpr(Value, At);
+      Result = First ? O : worst(Result, O);
+      First = false;
+    }
+    Classifying.erase(VD);
+    return Result;
+  }
+
+  IndexOrigin classifyExpr(const Expr *E, Point P) {
+    if (!E || ClassifyDepth > MaxExprDepth)
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    struct DepthGuard {
+      unsigned &D;
+      DepthGuard(unsigned &D) : D(D) { ++D; }
+      ~DepthGuard() { --D; }
+    } Guard(ClassifyDepth);
+
+    E = skipImplicit(E);
+    if (auto V = directVariable(E))
+      return classifyVar(*V, E, P);
+    if (const Expr *Inner = valuePreservingOperand(E))
+      return classifyExpr(Inner, P);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return worst(classifyExpr(CO->getTrueExpr(), P),
+                   classifyExpr(CO->getFalseExpr(), P));
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return make(IndexOrigin::Unknown, IndexOrigin::None);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    // std::get<1>(x.topk(5)).
+    if (isStdFunction(Callee, "get") && Call->getNumArgs() == 1)
+      return classifyExpr(Call->getArg(0), P);
+    StringRef Name = torchCalleeName(Call);
+    if (!Name.empty()) {
+      if (isIndexProducer(Name))
+        return make(IndexOrigin::Safe, IndexOrigin::Producer, Call, nullptr,
+                    Name.str());
+      if (isBoundingCall(Call, Name))
+        return make(IndexOrigin::Safe, IndexOrigin::Bounded, Call);
+      if (Name == "tensor") {
+        if (literalIds(Call, Ctx))
+          return make(IndexOrigin::Safe, IndexOrigin::Literal, Call);
+        return make(IndexOrigin::Unsafe, IndexOrigin::Computed, Call, nullptr,
+                    "tensor");
+      }
+      if (Name == "cat" || Name == "stack") {
+        IndexOrigin Result = make(IndexOrigin::Safe, IndexOrigin::Producer,
+                                  Call, nullptr, Name.str());
+        if (Call->getNumArgs() < 1)
+          return make(IndexOrigin::Unknown, IndexOrigin::None);
+        const Expr *List = Call->getArg(0)->IgnoreImplicit();
+        if (const auto *Ctor = dyn_cast<CXXConstructExpr>(List))
+          if (Ctor->getNumArgs() == 1)
+            List = Ctor->getArg(0)->IgnoreImplicit();
+        if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(List))
+          List = Std->getSubExpr()->IgnoreImplicit();
+        const auto *IL = dyn_cast<InitListExpr>(List);
+        if (!IL)
+          return make(IndexOrigin::Unknown, IndexOrigin::None);
+        for (const Expr *Part : IL->inits())
+          Result = worst(Result, classifyExpr(Part, P));
+        return Result;
+      }
+      return make(IndexOrigin::Unsafe, Name == "from_blob"
+                                            ? IndexOrigin::CallResult
+                                            : IndexOrigin::Computed,
+                  Call, nullptr, Name.str());
+    }
+    // Tensor arithmetic: `ids + 1`.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+      if ((MD && isTensorMethod(MD)) || isTorchFunction(Callee))
+        return make(IndexOrigin::Unsafe, IndexOrigin::Computed, Call, nullptr,
+                    getOperatorSpelling(Op->getOperator()));
+    }
+    return make(IndexOrigin::Unsafe, IndexOrigin::CallResult, Call, nullptr,
+                calleeName(Call));
+  }
+
+  /// The normal returns: exit's predecessors that do not end in a throw or
+  /// a call that does not return.
+  bool guardsParameter(unsigned Index) {
+    if (!Cfg || Index >= FD->getNumParams())
+      return false;
+    const ParmVarDecl *PVD = FD->getParamDecl(Index);
+    if (!isTensorType(PVD->getType().getNonReferenceType()))
+      return false;
+    IndexVar V{PVD, nullptr};
+    const CFGBlock &Exit = Cfg->getExit();
+    unsigned Returns = 0;
+    for (const auto &Pred : Exit.preds()) {
+      const CFGBlock *B = Pred.getReachableBlock();
+      if (!B || B->hasNoReturnElement())
+        continue;
+      if (!B->empty())
+        if (auto Last = B->back().getAs<CFGStmt>())
+          if (isa<CXXThrowExpr>(Last->getStmt()))
+            continue;
+      ++Returns;
+      // `TORCH_CHECK(...)` as the last statement: the check's block itself
+      // branches to the exit.
+      if (!findGuardAt(V, Point{B, static_cast<unsigned>(B->size())}) &&
+          !testsRange(B, V))
+        return false;
+    }
+    return Returns > 0;
+  }
+};
+
+IndexGuardFinder::IndexGuardFinder(const FunctionDecl *FD,
+                                   IndexGuardAnalysis &Owner, unsigned Depth)
+    : P(std::make_unique<Impl>(FD, Owner, Depth)) {}
+
+IndexGuardFinder::~IndexGuardFinder() = default;
+
+bool IndexGuardFinder::valid() const { return P->Cfg != nullptr; }
+
+IndexOrigin IndexGuardFinder::classify(const Expr *Index, const Stmt *Use) {
+  if (!valid())
+    return {};
+  Point U = P->pointOf(Use);
+  if (!U)
+    return {};
+  P->buildEvents();
+  return P->classifyExpr(Index, U);
+}
+
+const Stmt *IndexGuardFinder::findGuard(const IndexVar &V, const Stmt *Use) {
+  if (!valid())
+    return nullptr;
+  return P->findGuardAt(V, P->pointOf(Use));
+}
+
+bool IndexGuardFinder::guardsParameter(unsigned Index) {
+  return valid() && P->guardsParameter(Index);
+}
+
+//===----------------------------------------------------------------------===//
+// IndexGuardAnalysis
+//===----------------------------------------------------------------------===//
+
+IndexGuardAnalysis::IndexGuardAnalysis(ASTContext &Ctx, IndexGuardConfig Config)
+    : Ctx(Ctx), Config(std::move(Config)) {}
+
+IndexGuardAnalysis::~IndexGuardAnalysis() = default;
+
+IndexGuardFinder &IndexGuardAnalysis::finder(const FunctionDecl *FD) {
+  std::unique_ptr<IndexGuardFinder> &Slot = Finders[FD];
+  if (!Slot)
+    Slot = std::make_unique<IndexGuardFinder>(FD, *this, 0);
+  return *Slot;
+}
+
+bool IndexGuardAnalysis::callGuardsArgument(const FunctionDecl *Callee,
+                                            unsigned Param, unsigned Depth) {
+  if (!Callee)
+    return false;
+  for (const std::string &Name : Config.GuardFunctions)
+    if (nameMatches(Callee, Name))
+      return true;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || Depth > Config.MaxHelperDepth ||
+      isTorchFunction(Def) ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  auto Key = std::make_pair(Def, Param);
+  auto It = HelperMemo.find(Key);
+  if (It != HelperMemo.end())
+    return It->second;
+  HelperMemo[Key] = false; // recursion: not (yet) known to guard
+  // Finders may grow while the helper is analysed: keep the pointer only.
+  IndexGuardFinder *Helper = Finders[Def].get();
+  if (!Helper) {
+    auto New = std::make_unique<IndexGuardFinder>(Def, *this, Depth);
+    Helper = New.get();
+    Finders[Def] = std::move(New);
+  }
+  bool Guards = Helper->guardsParameter(Param);
+  HelperMemo[Key] = Guards;
+  return Guards;
+}
+
+} // namespace torchtidy
