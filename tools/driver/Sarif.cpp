@@ -29,6 +29,10 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "calls, kernel launches, reads of member tensors moved to CUDA) in a "
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
+      {"libtorch-unchecked-index",
+       "Finds index tensors that come from outside the function and reach an "
+       "embedding, an index op or a loss target with no bounds check on every "
+       "path before them."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},
