@@ -8,7 +8,7 @@ packages=(
   cmake ninja-build python3 git
   "clang-${LLVM_VERSION}" "clang-tidy-${LLVM_VERSION}" "clangd-${LLVM_VERSION}"
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
-  libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev googletest
   # torch-clangd links clangd, whose remote index needs gRPC and protobuf.
   libgrpc++-dev libprotobuf-dev
 )
