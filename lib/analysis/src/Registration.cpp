@@ -34,6 +34,13 @@ bool isRegistrationCall(const Expr *E) {
   // In a class template whose base is dependent the call stays unresolved
   // until instantiation: `this->register_buffer(...)`.
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  // With a known base but dependent arguments, the callee is resolved and
+  // the call is not yet a member call.
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    return MD && isRegistrationName(MD->getDeclName()) &&
+           isModuleBaseClass(MD->getParent());
+  }
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
     return isRegistrationName(DM->getMember());
   if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
