@@ -36,6 +36,27 @@ StringRef sourceText(const Expr *E, const ASTContext &Ctx) {
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).trim();
 }
 
+/// How a message names \p E: its text, or, where that lies inside a macro
+/// body, the variable or member it names or the constant it folds to; ""
+/// when there is none of these.
+std::string displayText(const Expr *E, const ASTContext &Ctx) {
+  StringRef Text = sourceText(E, Ctx);
+  if (!Text.empty() || !E)
+    return Text.str();
+  E = E->IgnoreUnlessSpelledInSource()->IgnoreParens();
+  const ValueDecl *D = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    D = DRE->getDecl();
+  else if (const auto *ME = dyn_cast<MemberExpr>(E))
+    D = ME->getMemberDecl();
+  if (D && D->getIdentifier())
+    return D->getName().str();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return llvm::toString(R.Val.getInt(), 10);
+  return "";
+}
+
 /// An expression that can be repeated in the fix-it without changing what
 /// the program does: variables, members, literals, `-1`.
 bool isRepeatable(const Expr *E, unsigned Depth = 0) {
@@ -83,11 +104,14 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
   W.Noun = "index";
   W.Unit = "an index";
   W.Effect = "an illegal memory access on CUDA";
-  StringRef Src = sourceText(Site.Source, Ctx);
+  const std::string Src = displayText(Site.Source, Ctx);
   const bool SrcOk = isRepeatable(Site.Source);
+  // Inside a macro the tensor may have no name: "on a tensor", "size(0)".
+  const std::string On = Src.empty() ? " on a tensor" : " on '" + Src + "'";
+  const std::string Of = Src.empty() ? "" : Src + ".";
   auto SizeOf = [&](const Expr *Dim) {
-    std::string Text = Src.str() + ".size(" +
-                       (Dim ? sourceText(Dim, Ctx).str() : "0") + ")";
+    std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
+    std::string Text = Of + "size(" + (DimText.empty() ? "dim" : DimText) + ")";
     W.Bound = Text;
     if (SrcOk && (!Dim || isRepeatable(Dim)))
       W.Size = Text;
@@ -97,17 +121,17 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
   case IndexOpSite::EmbeddingBag:
     W.Unit = "an id";
     if (Site.Module) {
-      StringRef Mod = sourceText(Site.Module, Ctx);
-      W.What = (Site.Name + " '" + Mod + "'").str();
+      const std::string Mod = displayText(Site.Module, Ctx);
+      W.What = Site.Name.str() + (Mod.empty() ? "" : " '" + Mod + "'");
       W.Bound = "num_embeddings";
       QualType T = Site.Module->getType().getNonReferenceType();
       bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
                    torchtidy::getSharedPtrModule(T);
       if (isRepeatable(Site.Module))
-        W.Size = (Mod + (Arrow ? "->" : ".") + "options.num_embeddings()").str();
+        W.Size = Mod + (Arrow ? "->" : ".") + "options.num_embeddings()";
       return W;
     }
-    W.What = (Site.Name + " of '" + Src + "'").str();
+    W.What = Site.Name.str() + (Src.empty() ? "" : " of '" + Src + "'");
     SizeOf(nullptr);
     return W;
   case IndexOpSite::LossTarget: {
@@ -115,24 +139,24 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
     W.Unit = "a class id";
     W.Effect = "a device-side assert on CUDA";
     W.What = Site.Name.str();
-    std::string Text = Src.str() + ".size(1)";
+    std::string Text = Of + "size(1)";
     W.Bound = Text;
     if (SrcOk)
       W.Size = Text;
     return W;
   }
   case IndexOpSite::Take:
-    W.What = (Site.Name + " on '" + Src + "'").str();
-    W.Bound = Src.str() + ".numel()";
+    W.What = Site.Name.str() + On;
+    W.Bound = Of + "numel()";
     if (SrcOk)
       W.Size = W.Bound;
     return W;
   case IndexOpSite::Gather:
-    W.What = (Site.Name + " on '" + Src + "'").str();
+    W.What = Site.Name.str() + On;
     if (Site.Name == "take_along_dim") {
       const Expr *Dim = argument(Call, 2);
       if (!Dim) {
-        W.Bound = Src.str() + ".numel()";
+        W.Bound = Of + "numel()";
         if (SrcOk)
           W.Size = W.Bound;
         return W;
@@ -144,11 +168,11 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
     return W;
   case IndexOpSite::IndexPut:
   case IndexOpSite::AdvancedIndex:
-    W.What = (Site.Name + " on '" + Src + "'").str();
+    W.What = Site.Name.str() + On;
     SizeOf(nullptr);
     return W;
   default:
-    W.What = (Site.Name + " on '" + Src + "'").str();
+    W.What = Site.Name.str() + On;
     SizeOf(argument(Call, 1));
     return W;
   }
@@ -334,15 +358,14 @@ void UncheckedIndexCheck::analyze(const Sink &S,
   if (reportLiteral(S, Origin) || Origin.K != IndexOrigin::Unsafe)
     return;
   SinkWords W = describe(S.Call, S.Site, *Context);
-  StringRef Index = sourceText(S.Site.Index, *Context);
-  if (Index.empty())
-    Index = "index";
+  const std::string Index = displayText(S.Site.Index, *Context);
+  const std::string Subject = Index.empty() ? "the " + W.Noun.str()
+                                            : W.Noun.str() + " '" + Index + "'";
   {
     DiagnosticBuilder Diag =
         diag(S.Call->getBeginLoc(),
-             "%0 '%1' reaches %2 without a bounds check; %3 outside [0, %4) "
-             "is %5")
-        << W.Noun << Index << W.What << W.Unit << W.Bound << W.Effect;
+             "%0 reaches %1 without a bounds check; %2 outside [0, %3) is %4")
+        << Subject << W.What << W.Unit << W.Bound << W.Effect;
     if (!W.Size.empty())
       addFix(Diag, S, W.Size);
   }

@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -33,6 +34,13 @@ bool isRegistrationCall(const Expr *E) {
   // In a class template whose base is dependent the call stays unresolved
   // until instantiation: `this->register_buffer(...)`.
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  // With a known base but dependent arguments, the callee is resolved and
+  // the call is not yet a member call.
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    return MD && isRegistrationName(MD->getDeclName()) &&
+           isModuleBaseClass(MD->getParent());
+  }
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
     return isRegistrationName(DM->getMember());
   if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
@@ -80,11 +88,57 @@ static const Expr *stripValue(const Expr *E) {
   return E;
 }
 
-bool isRegistrationExpr(const Expr *E) {
+static bool isRegistrationExprAt(const Expr *E, unsigned Depth);
+
+/// The `return` statements of \p S, not those of lambdas inside it; false
+/// when there are too many to look at.
+static bool collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out,
+                           unsigned Depth = 0) {
+  if (!S)
+    return true;
+  if (Depth > 64 || Out.size() > 16)
+    return false;
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    Out.push_back(R);
+    return true;
+  }
+  if (isa<LambdaExpr>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (!collectReturns(Child, Out, Depth + 1))
+      return false;
+  return true;
+}
+
+/// A helper whose every `return` hands back a registration, such as
+/// `[this](const char *n) { return register_buffer(n, t); }`: what a call
+/// to it returns is registered. Only user code is looked into.
+static bool returnsRegistration(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || Depth > 4 || !FD->hasBody(Def) || Def->isDependentContext())
+    return false;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(Def->getLocation()))
+    return false;
+  llvm::SmallVector<const ReturnStmt *, 4> Returns;
+  if (!collectReturns(Def->getBody(), Returns) || Returns.empty())
+    return false;
+  for (const ReturnStmt *R : Returns)
+    if (!isRegistrationExprAt(R->getRetValue(), Depth + 1))
+      return false;
+  return true;
+}
+
+bool isRegistrationExpr(const Expr *E) { return isRegistrationExprAt(E, 0); }
+
+static bool isRegistrationExprAt(const Expr *E, unsigned Depth) {
   for (unsigned I = 0; E && I < 16; ++I) {
     E = stripValue(E);
     if (isRegistrationCall(E))
       return true;
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
+      if (returnsRegistration(Call->getDirectCallee(), Depth))
+        return true;
     // A method chain on the registered tensor keeps its TensorImpl:
     // `register_parameter("w", t).set_requires_grad(true)`.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
