@@ -1,6 +1,7 @@
 //===--- CrossDeviceIndexCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CrossDeviceIndexCheck.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -54,7 +55,7 @@ void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
          !WarnOnImplicitIndexCopy))
       continue;
     // Instantiations of one template share the call's location.
-    if (!Reported.insert(Site.Call->getBeginLoc().getRawEncoding()).second)
+    if (!Reported.insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding()).second)
       continue;
     report(Site, *Result.Context);
   }
@@ -151,10 +152,10 @@ void CrossDeviceIndexCheck::report(const IndexSiteFacts &Site,
   {
     auto Diag =
         Site.Mismatch == IndexDeviceMismatch::Error
-            ? diag(Site.Call->getBeginLoc(),
+            ? diag(torchtidy::compat::beginLoc(Site.Call),
                    "%0 is on %1 but %2 is on %3; '%4' throws \"Expected all "
                    "tensors to be on the same device\" at run time; %5")
-            : diag(Site.Call->getBeginLoc(),
+            : diag(torchtidy::compat::beginLoc(Site.Call),
                    "%0 is on %1 but %2 is on %3; '%4' copies the index to "
                    "the device and synchronises on every call; create the "
                    "index on the device once");

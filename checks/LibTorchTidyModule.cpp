@@ -1,7 +1,8 @@
 //===--- LibTorchTidyModule.cpp - torch-tidy ------------------------------===//
 
 #include "ClangTidyModule.h"
-#include "ClangTidyModuleRegistry.h"
+#include "torchtidy/analysis/LLVMCompat.h"
+#include TORCHTIDY_TIDY_REGISTRY_HEADER
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
 #include "UncheckedIndexCheck.h"

@@ -1,6 +1,7 @@
 //===--- UncheckedIndexCheck.cpp - torch-tidy -----------------------------===//
 
 #include "UncheckedIndexCheck.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "utils/OptionsUtils.h"
 
@@ -11,7 +12,6 @@
 #include "clang/Lex/Preprocessor.h"
 #include <functional>
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang::ast_matchers;
@@ -275,7 +275,7 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !isSinkName(Callee))
       return true;
-    if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+    if (SM.isInSystemHeader(SM.getExpansionLoc(torchtidy::compat::beginLoc(Call))))
       return true;
     OnCall(Functions.back(), Call);
     return true;
@@ -331,7 +331,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void UncheckedIndexCheck::onEndOfTranslationUnit() {
-  auto Clear = llvm::make_scope_exit([this] {
+  auto Clear = torchtidy::compat::scopeExit([this] {
     Sinks.clear();
     Context = nullptr;
   });
@@ -363,7 +363,7 @@ void UncheckedIndexCheck::analyze(const Sink &S,
                                             : W.Noun.str() + " '" + Index + "'";
   {
     DiagnosticBuilder Diag =
-        diag(S.Call->getBeginLoc(),
+        diag(torchtidy::compat::beginLoc(S.Call),
              "%0 reaches %1 without a bounds check; %2 outside [0, %3) is %4")
         << Subject << W.What << W.Unit << W.Bound << W.Effect;
     if (!W.Size.empty())
@@ -419,7 +419,7 @@ bool UncheckedIndexCheck::reportLiteral(const Sink &S,
   for (const auto &[Id, Literal] : *Ids) {
     if (Id >= 0 && Id < Rows->first)
       continue;
-    diag(S.Call->getBeginLoc(),
+    diag(torchtidy::compat::beginLoc(S.Call),
          "id %0 is out of range for an embedding with %1 rows")
         << std::to_string(Id) << std::to_string(Rows->first);
     diag(Literal->getBeginLoc(), "id %0 is written here", DiagnosticIDs::Note)

@@ -5,7 +5,8 @@
 #include "Sarif.h"
 
 #include "ClangTidyModule.h"
-#include "ClangTidyModuleRegistry.h"
+#include "torchtidy/analysis/LLVMCompat.h"
+#include TORCHTIDY_TIDY_REGISTRY_HEADER
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

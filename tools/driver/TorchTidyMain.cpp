@@ -50,6 +50,7 @@ bool takesValue(llvm::StringRef Opt) {
       .Cases("exclude-header-filter", "line-filter", "load",
              "store-check-profile", "vfsoverlay", true)
       .Case("warnings-as-errors", true)
+      .Case("removed-arg", true) // clang-tidy 22 and later
       .Default(false);
 }
 

@@ -1,6 +1,7 @@
 //===--- CudaWork.cpp - Which code does work on a CUDA device -------------===//
 
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
@@ -246,7 +247,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && isTensorOptions(QualType(MD->getParent()->getTypeForDecl(), 0))) {
+    if (MD && isTensorOptions(compat::recordType(MD->getParent()))) {
       llvm::StringRef N = methodName(MD);
       if (N == "device" && MC->getNumArgs() > 0)
         return classify(MC->getArg(0), Depth + 1);

@@ -1,6 +1,7 @@
 //===--- DeviceFlow.cpp - Which device each tensor lives on ---------------===//
 
 #include "torchtidy/analysis/DeviceFlow.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -1042,8 +1043,8 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   }
   std::sort(Sites.begin(), Sites.end(),
             [](const IndexSiteFacts &A, const IndexSiteFacts &B) {
-              return A.Call->getBeginLoc().getRawEncoding() <
-                     B.Call->getBeginLoc().getRawEncoding();
+              return compat::beginLoc(A.Call).getRawEncoding() <
+                     compat::beginLoc(B.Call).getRawEncoding();
             });
   Sites.erase(std::unique(Sites.begin(), Sites.end(),
                           [](const IndexSiteFacts &A, const IndexSiteFacts &B) {
