@@ -59,6 +59,7 @@ CONFIGS = [
 CRASH_MARKS = ["Stack dump", "PLEASE submit a bug report", "Assertion",
                "UNREACHABLE executed", "LLVM ERROR", "AddressSanitizer",
                "LeakSanitizer", "runtime error:", "terminate called"]
+SNIPPET = re.compile(r"^\s*\d*\s*\|")
 DIAG = re.compile(r"^(.+?):(\d+):(\d+): (warning|error|note): (.*)$")
 BARE_DIAG = re.compile(r"^(warning|error): (.*)$")
 LIBTORCH = re.compile(r"\[(libtorch-[a-z-]+)(,[^\]]*)?\]$")
@@ -188,8 +189,10 @@ def run_tidy(tidy, files, config, timeout, workdir):
     problems = []
     if r.returncode < 0 or r.returncode not in (0, 1):
         problems.append("crash: exit status %d" % r.returncode)
+    # Not in the source lines clang quotes under a diagnostic (" 12 | ...").
+    own = "\n".join(l for l in output.splitlines() if not SNIPPET.match(l))
     for mark in CRASH_MARKS:
-        if mark in output:
+        if mark in own:
             problems.append("crash: output has %r" % mark)
     problems += check_output(output, set(files))
     problems += check_fixes(fixes, set(files))
