@@ -10,6 +10,10 @@
 //   --sarif=out.sarif          SARIF 2.1.0 of all diagnostics
 //   --sarif-docs-base=URL      where the libtorch checks' pages are
 //   --progress/--no-progress   progress line (default: on a terminal)
+//   --cache-dir=DIR            preamble cache (default: <-p dir>/torch-tidy-cache)
+//   --no-preamble-cache        parse every file's includes
+//   --full-traversal           let the checks visit the system headers' AST
+//   --cache-verbose            say what the preamble cache does for each file
 // These run the files in worker processes (this same driver, one file
 // each), so a crash on one file costs that file only.
 //
@@ -17,6 +21,7 @@
 
 #include "ChangedLines.h"
 #include "ClangTidyForceLinker.h"
+#include "FastRun.h"
 #include "ProjectRunner.h"
 #include "tool/ClangTidyMain.h"
 
@@ -68,9 +73,55 @@ int usage(const llvm::Twine &Message) {
   return ExitFailure;
 }
 
+/// Takes the driver's speed options (FastRun.h) out of \p Argv, which
+/// clangTidyMain would reject, into fastRunOptions(); returns them as given,
+/// for the workers of a project run.
+std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
+                                            bool &NoCache) {
+  FastRunOptions &Fast = fastRunOptions();
+  std::vector<std::string> Taken;
+  std::vector<const char *> Rest;
+  bool AfterDashDash = false;
+  for (const char *Arg : Argv) {
+    llvm::StringRef A(Arg);
+    AfterDashDash |= A == "--";
+    llvm::StringRef Opt = A.ltrim('-');
+    if (AfterDashDash || Rest.empty() || A == Opt) {
+      Rest.push_back(Arg);
+      continue;
+    }
+    if (Opt.consume_front("cache-dir=")) {
+      llvm::SmallString<256> P(Opt);
+      llvm::sys::fs::make_absolute(P);
+      Fast.CacheDir = std::string(P);
+      Taken.push_back("--cache-dir=" + Fast.CacheDir);
+    } else if (Opt == "no-preamble-cache") {
+      NoCache = true;
+      Taken.push_back(A.str());
+    } else if (Opt == "full-traversal") {
+      Fast.UserScope = false;
+      Taken.push_back(A.str());
+    } else if (Opt == "cache-verbose") {
+      Fast.CacheVerbose = true;
+      Taken.push_back(A.str());
+    } else {
+      Rest.push_back(Arg);
+    }
+  }
+  Argv = std::move(Rest);
+  return Taken;
+}
+
 } // namespace
 
-int main(int argc, const char **argv) {
+int main(int OrigArgc, const char **OrigArgv) {
+  std::vector<const char *> ArgvStorage(OrigArgv, OrigArgv + OrigArgc);
+  bool NoCache = false;
+  std::vector<std::string> FastArgs = takeFastRunOptions(ArgvStorage, NoCache);
+  ArgvStorage.push_back(nullptr);
+  int argc = static_cast<int>(ArgvStorage.size()) - 1;
+  const char **argv = ArgvStorage.data();
+
   ProjectOptions O;
   O.Self = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&main));
@@ -167,6 +218,16 @@ int main(int argc, const char **argv) {
   }
 
   const bool ProjectMode = Files.empty() && !O.BuildPath.empty() && !Informational;
+  if (NoCache) {
+    fastRunOptions().CacheDir.clear();
+  } else if (fastRunOptions().CacheDir.empty() && !O.BuildPath.empty()) {
+    llvm::SmallString<256> P(O.BuildPath);
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::append(P, "torch-tidy-cache");
+    fastRunOptions().CacheDir = std::string(P);
+  }
+  // Workers get the same speed options.
+  O.TidyArgs.insert(O.TidyArgs.end(), FastArgs.begin(), FastArgs.end());
   if (Informational || (!Extended && !ProjectMode)) {
     if (Extended)
       return usage("-j, --shard, --changed-lines and --sarif do not combine "

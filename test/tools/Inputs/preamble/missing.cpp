@@ -1,0 +1,3 @@
+#include <torch/torch.h>
+#include <no_such_header.h>
+int f() { return 0; }

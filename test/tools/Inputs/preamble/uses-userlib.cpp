@@ -1,0 +1,2 @@
+#include <userlib.h>
+int use() { return 0; }

@@ -1,0 +1,3 @@
+#include "model.h"
+
+BImplFromHeader::BImplFromHeader() { v = torch::zeros({3}); }

@@ -1,0 +1,154 @@
+//===--- PreambleCacheTest.cpp - preamble scanning and cache manifests ----===//
+
+#include "PreambleCache.h"
+
+#include "llvm/Support/VirtualFileSystem.h"
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace torchtidy::driver;
+
+namespace {
+
+std::string names(const LeadingIncludes &L) {
+  std::string S;
+  for (const LeadingInclude &I : L.Includes)
+    S += (I.Angled ? "<" : "\"") + I.Name + (I.Angled ? ">" : "\"") + " ";
+  return S;
+}
+
+TEST(PreambleScan, ReadsIncludesThroughCommentsAndBlankLines) {
+  LeadingIncludes L = scanLeadingIncludes(R"(// Copyright
+/* a block
+   comment */
+#include <torch/torch.h>
+
+#  include   <vector>  // why
+#include "model.h"
+int x;
+#include <map>
+)");
+  EXPECT_EQ(names(L), "<torch/torch.h> <vector> \"model.h\" ");
+  EXPECT_FALSE(L.Complete);
+}
+
+TEST(PreambleScan, StopsAtTheFirstMacroConditionalOrContinuation) {
+  EXPECT_EQ(names(scanLeadingIncludes("#include <a>\n#define X 1\n#include <b>\n")),
+            "<a> ");
+  EXPECT_EQ(names(scanLeadingIncludes("#include <a>\n#ifdef X\n#include <b>\n#endif\n")),
+            "<a> ");
+  EXPECT_EQ(names(scanLeadingIncludes("#include <a> \\\n  <b>\n")), "");
+  EXPECT_EQ(names(scanLeadingIncludes("#include <a> /* x */ int y;\n")), "");
+  EXPECT_EQ(names(scanLeadingIncludes("#include MACRO_HEADER\n")), "");
+  EXPECT_EQ(names(scanLeadingIncludes("int main() {}\n#include <a>\n")), "");
+  EXPECT_EQ(names(scanLeadingIncludes("/* never closed\n#include <a>\n")), "");
+}
+
+TEST(PreambleScan, HeaderWithGuardOrPragmaOnceIsReadThrough) {
+  LeadingIncludes Guarded = scanLeadingIncludes(
+      "#ifndef M_H\n#define M_H\n#include <a>\n#include <b>\n#endif // M_H\n");
+  EXPECT_EQ(names(Guarded), "<a> <b> ");
+  EXPECT_TRUE(Guarded.Complete);
+  LeadingIncludes Once = scanLeadingIncludes("#pragma once\n#include <a>\n");
+  EXPECT_TRUE(Once.Complete);
+  // A guard with code inside ends the preamble at the code.
+  LeadingIncludes Code = scanLeadingIncludes(
+      "#ifndef M_H\n#define M_H\n#include <a>\nstruct S;\n#endif\n");
+  EXPECT_EQ(names(Code), "<a> ");
+  EXPECT_FALSE(Code.Complete);
+  // `#ifndef` that is not a guard (no matching #define) is a conditional.
+  EXPECT_EQ(names(scanLeadingIncludes("#ifndef A\n#include <a>\n#endif\n")), "");
+}
+
+TEST(SystemPreamble, FollowsQuotedIncludesIntoHeaders) {
+  std::map<std::string, std::string> Files = {
+      {"/p/src/model.h", "#pragma once\n#include <torch/torch.h>\nstruct M;\n"},
+      {"/p/include/util.h", "#pragma once\n#include <vector>\n"},
+      {"/p/include/all.h", "#pragma once\n#include \"util.h\"\n#include <map>\n"},
+  };
+  auto Read = [&](llvm::StringRef P) -> std::optional<std::string> {
+    auto It = Files.find(P.str());
+    if (It == Files.end())
+      return std::nullopt;
+    return It->second;
+  };
+  // model.h's preamble ends at its code: nothing after it in main.cpp.
+  EXPECT_EQ(systemPreamble("/p/src/main.cpp",
+                           "#include \"model.h\"\n#include <iostream>\n",
+                           {"/p/include"}, Read),
+            "#include <torch/torch.h>\n");
+  // Headers of includes only are read through, in the compiler's order;
+  // util.h is found through the quote directories.
+  EXPECT_EQ(systemPreamble("/p/src/b.cpp",
+                           "#include <cstdio>\n#include \"all.h\"\n#include <set>\nint x;\n",
+                           {"/p/include"}, Read),
+            "#include <cstdio>\n#include <vector>\n#include <map>\n#include <set>\n");
+  // A header that cannot be found ends the preamble.
+  EXPECT_EQ(systemPreamble("/p/src/c.cpp", "#include <a>\n#include \"nope.h\"\n#include <b>\n",
+                           {"/p/include"}, Read),
+            "#include <a>\n");
+  // A header seen before is not read again (an include cycle ends).
+  Files["/p/include/cyc.h"] = "#pragma once\n#include \"cyc.h\"\n#include <c>\n";
+  EXPECT_EQ(systemPreamble("/p/src/d.cpp", "#include \"cyc.h\"\n", {"/p/include"}, Read),
+            "#include <c>\n");
+}
+
+TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
+  PreambleManifest M;
+  M.Status = PreambleManifest::Usable;
+  M.Inputs.push_back({"/usr/include/a b.h", 12, 1700000000123456789});
+  M.Inputs.push_back({"/c/x.pch", 99, 5});
+  std::optional<PreambleManifest> Back = PreambleManifest::parse(M.serialize());
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(Back->Status, PreambleManifest::Usable);
+  ASSERT_EQ(Back->Inputs.size(), 2u);
+  EXPECT_EQ(Back->Inputs[0].Path, "/usr/include/a b.h");
+  EXPECT_EQ(Back->Inputs[0].MTime, 1700000000123456789);
+  EXPECT_EQ(Back->Inputs[1].Size, 99u);
+  EXPECT_FALSE(PreambleManifest::parse(""));
+  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 1\nstatus maybe\n"));
+  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 1\nstatus usable\ninput x 1 /a\n"));
+  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 0\nstatus usable\n"));
+}
+
+TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
+      new llvm::vfs::InMemoryFileSystem);
+  FS->addFile("/h/a.h", 100, llvm::MemoryBuffer::getMemBuffer("int a;"));
+  FS->addFile("/h/b.h", 100, llvm::MemoryBuffer::getMemBuffer("int b;"));
+  PreambleManifest M;
+  M.Status = PreambleManifest::Usable;
+  for (const char *P : {"/h/a.h", "/h/b.h"}) {
+    PreambleManifest::Input In;
+    ASSERT_TRUE(statInput(*FS, P, In));
+    M.Inputs.push_back(In);
+  }
+  EXPECT_TRUE(M.upToDate(*FS));
+  PreambleManifest Grown = M;
+  Grown.Inputs[1].Size += 1;
+  EXPECT_FALSE(Grown.upToDate(*FS));
+  PreambleManifest Touched = M;
+  Touched.Inputs[0].MTime -= 1;
+  EXPECT_FALSE(Touched.upToDate(*FS));
+  PreambleManifest Gone = M;
+  Gone.Inputs.push_back({"/h/deleted.h", 1, 1});
+  EXPECT_FALSE(Gone.upToDate(*FS));
+}
+
+TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
+  std::vector<std::string> Flags = {"clang++", "-std=c++17", "-isystem", "/t"};
+  const std::string K = PreambleCache::key(Flags, "/w", "#include <a>\n");
+  EXPECT_EQ(K.size(), 40u);
+  EXPECT_EQ(K, PreambleCache::key(Flags, "/w", "#include <a>\n"));
+  EXPECT_NE(K, PreambleCache::key(Flags, "/w2", "#include <a>\n"));
+  EXPECT_NE(K, PreambleCache::key(Flags, "/w", "#include <b>\n"));
+  std::vector<std::string> More = Flags;
+  More.push_back("-DX");
+  EXPECT_NE(K, PreambleCache::key(More, "/w", "#include <a>\n"));
+  // Argument boundaries count: "-I" "x" is not "-Ix".
+  EXPECT_NE(PreambleCache::key({"-I", "x"}, "/w", ""),
+            PreambleCache::key({"-Ix"}, "/w", ""));
+}
+
+} // namespace

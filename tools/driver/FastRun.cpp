@@ -1,0 +1,270 @@
+//===--- FastRun.cpp - torch-tidy's way of running clang-tidy -------------===//
+
+#include "FastRun.h"
+#include "PreambleCache.h"
+#include "torchtidy/analysis/LLVMCompat.h"
+
+#include "ClangTidy.h"
+#include "ClangTidyDiagnosticConsumer.h"
+#include "ClangTidyModule.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+
+namespace torchtidy::driver {
+
+FastRunOptions &fastRunOptions() {
+  static FastRunOptions Options;
+  return Options;
+}
+
+namespace {
+
+/// Collects the top-level declarations written outside system headers and,
+/// before the checks run, makes them the AST's traversal scope. Declarations
+/// of the user's own headers are kept: a module class declared in model.h is
+/// checked as before.
+class UserScopeConsumer : public ASTConsumer {
+public:
+  explicit UserScopeConsumer(const SourceManager &SM) : SM(SM) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group) {
+      SourceLocation Loc = D->getLocation();
+      if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
+          !isImplicitInstantiation(D))
+        Scope.push_back(D);
+    }
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(Scope);
+  }
+
+private:
+  /// Sema hands each function template instantiation to the consumer as a
+  /// top-level declaration too (for code generation). A whole-TU traversal
+  /// reaches it from its template, or not at all (a generic lambda's call
+  /// operator), so it stays out of the scope, as in clangd.
+  static bool isImplicitInstantiation(const Decl *D) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      return FD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      return RD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      return VD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+    return false;
+  }
+
+  const SourceManager &SM;
+  std::vector<Decl *> Scope;
+};
+
+/// Whether every check enabled for a file is one of ours, by the file's
+/// `Checks` (cached: a project has few distinct configurations).
+class CheckSetFilter {
+public:
+  explicit CheckSetFilter(ClangTidyContext &Context) : Context(Context) {}
+
+  bool onlyLibTorchChecks(llvm::StringRef File) {
+    ClangTidyOptions Options = Context.getOptionsForFile(File);
+    std::string Checks = Options.Checks.value_or("");
+    auto [It, Inserted] = Known.try_emplace(Checks, false);
+    if (Inserted) {
+      std::vector<std::string> Names =
+          getCheckNames(Options, Context.canEnableAnalyzerAlphaCheckers()
+#if LLVM_VERSION_MAJOR >= 22
+                                     ,
+                        Context.canExperimentalCustomChecks()
+#endif
+          );
+      It->second = !Names.empty() &&
+                   llvm::all_of(Names, [](const std::string &N) {
+                     return llvm::StringRef(N).starts_with("libtorch-");
+                   });
+    }
+    return It->second;
+  }
+
+private:
+  ClangTidyContext &Context;
+  llvm::StringMap<bool> Known;
+};
+
+class TidyActionFactory : public FrontendActionFactory {
+public:
+  TidyActionFactory(ClangTidyContext &Context,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                    CheckSetFilter &Filter, bool Quiet)
+      : ConsumerFactory(Context, std::move(BaseFS)), Filter(Filter),
+        Quiet(Quiet) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(*this);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy: code may test for __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    if (Quiet)
+      Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(
+        std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
+  }
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    explicit Action(TidyActionFactory &Parent) : Parent(Parent) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   llvm::StringRef File) override {
+      std::unique_ptr<ASTConsumer> Tidy =
+          Parent.ConsumerFactory.createASTConsumer(Compiler, File);
+      if (!Tidy || !fastRunOptions().UserScope ||
+          !Parent.Filter.onlyLibTorchChecks(File))
+        return Tidy;
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      Consumers.push_back(
+          std::make_unique<UserScopeConsumer>(Compiler.getSourceManager()));
+      Consumers.push_back(std::move(Tidy));
+      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+    }
+
+  private:
+    TidyActionFactory &Parent;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+  CheckSetFilter &Filter;
+  bool Quiet;
+};
+
+/// clang-tidy's per-file ExtraArgsBefore and ExtraArgs from its options.
+ArgumentsAdjuster extraArgsAdjuster(ClangTidyContext &Context) {
+  return [&Context](const CommandLineArguments &Args, llvm::StringRef File) {
+    ClangTidyOptions Options = Context.getOptionsForFile(File);
+    CommandLineArguments Out = Args;
+    if (Options.ExtraArgsBefore) {
+      auto At = Out.begin();
+      if (At != Out.end() && !llvm::StringRef(*At).starts_with("-"))
+        ++At; // after the compiler's name
+      Out.insert(At, Options.ExtraArgsBefore->begin(),
+                 Options.ExtraArgsBefore->end());
+    }
+    if (Options.ExtraArgs)
+      Out.insert(Out.end(), Options.ExtraArgs->begin(),
+                 Options.ExtraArgs->end());
+    return Out;
+  };
+}
+
+std::vector<ClangTidyError>
+runClangTidyFast(ClangTidyContext &Context,
+                 const CompilationDatabase &Compilations,
+                 llvm::ArrayRef<std::string> InputFiles,
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                 bool ApplyAnyFix, bool EnableCheckProfile,
+                 llvm::StringRef StoreCheckProfile, bool Quiet) {
+  ClangTool Tool(Compilations, InputFiles,
+                 std::make_shared<PCHContainerOperations>(), BaseFS);
+  Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+
+  CheckSetFilter Filter(Context);
+  const FastRunOptions &Fast = fastRunOptions();
+  std::optional<PreambleCache> Cache;
+  if (!Fast.CacheDir.empty()) {
+    Cache.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose);
+    Tool.appendArgumentsAdjuster(
+        [&](const CommandLineArguments &Args, llvm::StringRef File) {
+          return Filter.onlyLibTorchChecks(File) ? Cache->adjust(Args, File)
+                                                 : Args;
+        });
+  }
+
+  Context.setEnableProfiling(EnableCheckProfile);
+  Context.setProfileStoragePrefix(StoreCheckProfile);
+
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
+#if LLVM_VERSION_MAJOR >= 22
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine DE(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
+#else
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(),
+                       &DiagConsumer, /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+#endif
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet);
+  Tool.run(&Factory);
+  return DiagConsumer.take();
+}
+
+} // namespace
+
+} // namespace torchtidy::driver
+
+// The replacement of clang::tidy::runClangTidy: the linker sends
+// clangTidyMain's call here (--wrap=<mangled name>).
+#if LLVM_VERSION_MAJOR >= 22
+std::vector<ClangTidyError> torchtidyRunClangTidy(
+    ClangTidyContext &Context, const CompilationDatabase &Compilations,
+    llvm::ArrayRef<std::string> InputFiles,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    bool ApplyAnyFix, bool EnableCheckProfile,
+    llvm::StringRef StoreCheckProfile, bool Quiet)
+    asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_16ClangTidyContextERKNS_"
+        "7tooling19CompilationDatabaseEN4llvm8ArrayRefINSt7__cxx1112basic_"
+        "stringIcSt11char_traitsIcESaIcEEEEENS7_18IntrusiveRefCntPtrINS7_"
+        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefEb");
+std::vector<ClangTidyError> torchtidyRunClangTidy(
+    ClangTidyContext &Context, const CompilationDatabase &Compilations,
+    llvm::ArrayRef<std::string> InputFiles,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    bool ApplyAnyFix, bool EnableCheckProfile,
+    llvm::StringRef StoreCheckProfile, bool Quiet) {
+  return torchtidy::driver::runClangTidyFast(
+      Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
+      EnableCheckProfile, StoreCheckProfile, Quiet);
+}
+#else
+std::vector<ClangTidyError> torchtidyRunClangTidy(
+    ClangTidyContext &Context, const CompilationDatabase &Compilations,
+    llvm::ArrayRef<std::string> InputFiles,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    bool ApplyAnyFix, bool EnableCheckProfile,
+    llvm::StringRef StoreCheckProfile)
+    asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_16ClangTidyContextERKNS_"
+        "7tooling19CompilationDatabaseEN4llvm8ArrayRefINSt7__cxx1112basic_"
+        "stringIcSt11char_traitsIcESaIcEEEEENS7_18IntrusiveRefCntPtrINS7_"
+        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefE");
+std::vector<ClangTidyError> torchtidyRunClangTidy(
+    ClangTidyContext &Context, const CompilationDatabase &Compilations,
+    llvm::ArrayRef<std::string> InputFiles,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    bool ApplyAnyFix, bool EnableCheckProfile,
+    llvm::StringRef StoreCheckProfile) {
+  return torchtidy::driver::runClangTidyFast(
+      Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
+      EnableCheckProfile, StoreCheckProfile, /*Quiet=*/false);
+}
+#endif

@@ -1,0 +1,612 @@
+//===--- PreambleCache.cpp - one precompiled preamble per project ---------===//
+
+#include "PreambleCache.h"
+#include "torchtidy/analysis/LLVMCompat.h"
+
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/LockFileManager.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA1.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+
+namespace torchtidy::driver {
+
+namespace {
+
+/// A line of the form `#name rest`: the directive's name and the rest.
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+parseDirective(llvm::StringRef Line) {
+  llvm::StringRef L = Line.trim();
+  if (!L.consume_front("#"))
+    return std::nullopt;
+  L = L.ltrim();
+  size_t NameEnd = L.find_first_of(" \t<\"");
+  return std::make_pair(L.take_front(NameEnd), L.drop_front(std::min(NameEnd, L.size())).trim());
+}
+
+bool blankOrLineComment(llvm::StringRef Rest) {
+  Rest = Rest.trim();
+  return Rest.empty() || Rest.starts_with("//");
+}
+
+/// `<name>` or `"name"`, with only a line comment after it.
+std::optional<LeadingInclude> parseIncludeOperand(llvm::StringRef Rest) {
+  if (Rest.size() < 3 || (Rest[0] != '<' && Rest[0] != '"'))
+    return std::nullopt;
+  const char Close = Rest[0] == '<' ? '>' : '"';
+  size_t End = Rest.find(Close, 1);
+  if (End == llvm::StringRef::npos || End == 1 ||
+      !blankOrLineComment(Rest.drop_front(End + 1)))
+    return std::nullopt;
+  return LeadingInclude{Rest[0] == '<', Rest.slice(1, End).str()};
+}
+
+} // namespace
+
+LeadingIncludes scanLeadingIncludes(llvm::StringRef Source) {
+  Source.consume_front("\xEF\xBB\xBF");
+  LeadingIncludes Out;
+  bool InBlockComment = false;
+  // An include guard (`#ifndef X` `#define X` first, `#endif` last) is no
+  // code: a header of includes only is read through.
+  enum { NoGuard, GuardOpened, GuardDefined } Guard = NoGuard;
+  std::string GuardName;
+  bool SeenDirective = false, GuardClosed = false;
+  while (!Source.empty()) {
+    auto [Line, Rest] = Source.split('\n');
+    Source = Rest;
+    // A continued line could hide anything; the preamble ends before it.
+    if (Line.rtrim().ends_with("\\"))
+      return Out;
+    llvm::StringRef T = Line.trim();
+    if (InBlockComment || T.starts_with("/*")) {
+      size_t End = T.find("*/", InBlockComment ? 0 : 2);
+      InBlockComment = End == llvm::StringRef::npos;
+      if (InBlockComment)
+        continue;
+      T = T.drop_front(End + 2).trim();
+    }
+    if (blankOrLineComment(T))
+      continue;
+    if (GuardClosed)
+      return Out; // something after the guard's #endif
+    auto Directive = parseDirective(T);
+    if (!Directive)
+      return Out;
+    auto [Name, Operand] = *Directive;
+    const bool First = !SeenDirective;
+    SeenDirective = true;
+    if (Name == "include") {
+      std::optional<LeadingInclude> Inc = parseIncludeOperand(Operand);
+      if (!Inc || Guard == GuardOpened)
+        return Out;
+      Out.Includes.push_back(std::move(*Inc));
+      continue;
+    }
+    if (Name == "pragma" && Operand == "once")
+      continue;
+    if (Name == "ifndef" && First) {
+      Guard = GuardOpened;
+      GuardName = Operand.str();
+      continue;
+    }
+    if (Name == "define" && Guard == GuardOpened && Operand == GuardName) {
+      Guard = GuardDefined;
+      continue;
+    }
+    if (Name == "endif" && Guard == GuardDefined && blankOrLineComment(Operand)) {
+      GuardClosed = true;
+      continue;
+    }
+    return Out;
+  }
+  Out.Complete = !InBlockComment && (Guard == NoGuard || GuardClosed);
+  return Out;
+}
+
+std::string systemPreamble(
+    llvm::StringRef File, llvm::StringRef Source,
+    llvm::ArrayRef<std::string> QuoteDirs,
+    llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Read) {
+  std::string Out;
+  llvm::StringSet<> Visited;
+  Visited.insert(File);
+  // Appends the leading system includes of one file, following its leading
+  // quoted includes; false when the preamble ends inside it.
+  std::function<bool(llvm::StringRef, llvm::StringRef, unsigned)> Walk =
+      [&](llvm::StringRef Path, llvm::StringRef Text, unsigned Depth) {
+        LeadingIncludes Scan = scanLeadingIncludes(Text);
+        for (const LeadingInclude &Inc : Scan.Includes) {
+          if (Inc.Angled) {
+            Out += "#include <" + Inc.Name + ">\n";
+            continue;
+          }
+          if (Depth >= 16)
+            return false;
+          // Where the compiler looks for "name": beside the includer, then
+          // the -iquote and -I directories.
+          std::optional<std::string> Found, Content;
+          llvm::SmallVector<std::string, 8> Candidates;
+          if (llvm::sys::path::is_absolute(Inc.Name)) {
+            Candidates.push_back(Inc.Name);
+          } else {
+            llvm::SmallString<256> Beside(llvm::sys::path::parent_path(Path));
+            llvm::sys::path::append(Beside, Inc.Name);
+            Candidates.push_back(std::string(Beside));
+            for (const std::string &D : QuoteDirs) {
+              llvm::SmallString<256> P(D);
+              llvm::sys::path::append(P, Inc.Name);
+              Candidates.push_back(std::string(P));
+            }
+          }
+          for (std::string &C : Candidates) {
+            llvm::SmallString<256> P(C);
+            llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+            if ((Content = Read(P))) {
+              Found = std::string(P);
+              break;
+            }
+          }
+          if (!Found)
+            return false;
+          if (!Visited.insert(*Found).second)
+            continue; // guarded, or it would not compile
+          if (!Walk(*Found, *Content, Depth + 1))
+            return false;
+        }
+        return Scan.Complete;
+      };
+  Walk(File, Source, 0);
+  return Out;
+}
+
+std::string leadingSystemIncludes(llvm::StringRef Source) {
+  return systemPreamble("", Source, {}, [](llvm::StringRef) {
+    return std::optional<std::string>();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral ManifestMagic = "torch-tidy-preamble 1";
+
+std::string PreambleManifest::serialize() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << ManifestMagic << "\nstatus "
+     << (Status == Usable           ? "usable"
+         : Status == ReadsUserHeaders ? "user-headers"
+                                      : "failed")
+     << "\n";
+  for (const Input &I : Inputs)
+    OS << "input " << I.Size << " " << I.MTime << " " << I.Path << "\n";
+  return S;
+}
+
+std::optional<PreambleManifest> PreambleManifest::parse(llvm::StringRef Text) {
+  llvm::StringRef Line;
+  std::tie(Line, Text) = Text.split('\n');
+  if (Line != ManifestMagic)
+    return std::nullopt;
+  PreambleManifest M;
+  std::tie(Line, Text) = Text.split('\n');
+  if (!Line.consume_front("status "))
+    return std::nullopt;
+  if (Line == "usable")
+    M.Status = Usable;
+  else if (Line == "user-headers")
+    M.Status = ReadsUserHeaders;
+  else if (Line == "failed")
+    M.Status = Failed;
+  else
+    return std::nullopt;
+  while (!Text.empty()) {
+    std::tie(Line, Text) = Text.split('\n');
+    if (Line.empty())
+      continue;
+    Input I;
+    llvm::StringRef SizeS, TimeS;
+    if (!Line.consume_front("input "))
+      return std::nullopt;
+    std::tie(SizeS, Line) = Line.split(' ');
+    std::tie(TimeS, Line) = Line.split(' ');
+    if (SizeS.getAsInteger(10, I.Size) || TimeS.getAsInteger(10, I.MTime) ||
+        Line.empty())
+      return std::nullopt;
+    I.Path = Line.str();
+    M.Inputs.push_back(std::move(I));
+  }
+  return M;
+}
+
+bool statInput(llvm::vfs::FileSystem &FS, llvm::StringRef Path,
+               PreambleManifest::Input &Out) {
+  llvm::ErrorOr<llvm::vfs::Status> St = FS.status(Path);
+  if (!St)
+    return false;
+  Out.Path = Path.str();
+  Out.Size = St->getSize();
+  Out.MTime = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  St->getLastModificationTime().time_since_epoch())
+                  .count();
+  return true;
+}
+
+bool PreambleManifest::upToDate(llvm::vfs::FileSystem &FS) const {
+  for (const Input &I : Inputs) {
+    Input Now;
+    if (!statInput(FS, I.Path, Now) || Now.Size != I.Size ||
+        Now.MTime != I.MTime)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Building a PCH
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Every file the preprocessor enters, and whether it is a system header.
+class InputCollector : public clang::DependencyCollector {
+public:
+  std::vector<std::pair<std::string, bool>> Seen; // path, is system
+  bool needSystemDependencies() override { return true; }
+  void maybeAddDependency(llvm::StringRef Filename, bool FromModule,
+                          bool IsSystem, bool IsModuleFile,
+                          bool IsMissing) override {
+    if (IsMissing || Filename.starts_with("<"))
+      return;
+    if (Names.insert(Filename).second)
+      Seen.emplace_back(Filename.str(), IsSystem);
+  }
+
+private:
+  llvm::StringSet<> Names;
+};
+
+class BuildPCHAction : public clang::GeneratePCHAction {
+public:
+  explicit BuildPCHAction(std::shared_ptr<InputCollector> Inputs)
+      : Inputs(std::move(Inputs)) {}
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    Inputs->attachToPreprocessor(CI.getPreprocessor());
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::shared_ptr<InputCollector> Inputs;
+};
+
+class BuildPCHFactory : public clang::tooling::FrontendActionFactory {
+public:
+  BuildPCHFactory(std::string Output, std::shared_ptr<InputCollector> Inputs)
+      : Output(std::move(Output)), Inputs(std::move(Inputs)) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<BuildPCHAction>(Inputs);
+  }
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
+                     clang::FileManager *Files,
+                     std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                     clang::DiagnosticConsumer *Diags) override {
+    // clang-tidy defines __clang_analyzer__ in every file it analyses; the
+    // PCH must have been built with the same predefined macros.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    Invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+    Invocation->getFrontendOpts().OutputFile = Output;
+    // Template instantiations the headers need are made once, here, instead
+    // of at the end of every file that uses the PCH.
+    Invocation->getLangOpts().PCHInstantiateTemplates = true;
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                std::move(PCHOps), Diags);
+  }
+
+private:
+  std::string Output;
+  std::shared_ptr<InputCollector> Inputs;
+};
+
+class ErrorCounter : public clang::DiagnosticConsumer {
+public:
+  std::string First;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level >= clang::DiagnosticsEngine::Error && First.empty()) {
+      llvm::SmallString<128> Msg;
+      Info.FormatDiagnostic(Msg);
+      First = std::string(Msg);
+    }
+  }
+};
+
+bool isCxxSource(llvm::StringRef File) {
+  return llvm::StringSwitch<bool>(llvm::sys::path::extension(File))
+      .Cases(".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", true)
+      .Default(false);
+}
+
+/// Flags that change what the preamble means in ways the cache does not
+/// model: another language, forced includes, modules, another driver.
+bool hasUnsupportedFlag(const std::vector<std::string> &Args) {
+  for (const std::string &A : Args) {
+    llvm::StringRef S(A);
+    if (S.starts_with("-x") || S.starts_with("--language") ||
+        S.starts_with("-include") || S.starts_with("--include") ||
+        S.starts_with("-imacros") || S.starts_with("-fmodules") ||
+        S.starts_with("-fcxx-modules") || S.starts_with("--driver-mode=cl") ||
+        S.starts_with("-emit-") || S == "-E")
+      return true;
+  }
+  return !Args.empty() && llvm::StringRef(llvm::sys::path::filename(Args[0]))
+                              .contains_insensitive("clang-cl");
+}
+
+std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  torchtidy::compat::makeAbsolute(WorkingDir, P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+bool writeAtomically(llvm::StringRef Path, llvm::StringRef Content) {
+  std::string Tmp =
+      (Path + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (EC)
+      return false;
+    OS << Content;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+std::optional<PreambleManifest> readManifest(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return std::nullopt;
+  return PreambleManifest::parse((*Buf)->getBuffer());
+}
+
+} // namespace
+
+PreambleCache::PreambleCache(std::string Dir,
+                             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                             bool Verbose)
+    : Dir(std::move(Dir)), FS(std::move(FS)), Verbose(Verbose) {}
+
+void PreambleCache::log(llvm::StringRef File, llvm::StringRef What) {
+  if (Verbose)
+    llvm::errs() << "torch-tidy: preamble cache: " << What << ": " << File
+                 << "\n";
+}
+
+std::string PreambleCache::key(const std::vector<std::string> &FlagsWithoutFile,
+                               llvm::StringRef WorkingDir,
+                               llvm::StringRef Includes) {
+  llvm::SHA1 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(S);
+    H.update(llvm::StringRef("\0", 1));
+  };
+  Add(ManifestMagic);
+  Add(clang::getClangFullVersion());
+  Add(WorkingDir);
+  Add(Includes);
+  for (const std::string &F : FlagsWithoutFile)
+    Add(F);
+  auto Digest = H.final();
+  return llvm::toHex(Digest, /*LowerCase=*/true);
+}
+
+std::vector<std::string>
+PreambleCache::adjust(const std::vector<std::string> &Args,
+                      llvm::StringRef File) {
+  if (!isCxxSource(File) || hasUnsupportedFlag(Args))
+    return Args;
+  llvm::ErrorOr<std::string> Cwd = FS->getCurrentWorkingDirectory();
+  if (!Cwd)
+    return Args;
+  auto Buf = FS->getBufferForFile(File);
+  if (!Buf)
+    return Args;
+  std::vector<std::string> QuoteDirs, IDirs;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A(Args[I]);
+    for (auto [Flag, Dirs] : {std::pair{llvm::StringRef("-iquote"), &QuoteDirs},
+                              std::pair{llvm::StringRef("-I"), &IDirs}}) {
+      if (!A.starts_with(Flag))
+        continue;
+      llvm::StringRef D = A.drop_front(Flag.size());
+      if (D.empty() && I + 1 < Args.size())
+        D = Args[++I];
+      Dirs->push_back(normalized(*Cwd, D));
+      break;
+    }
+  }
+  QuoteDirs.insert(QuoteDirs.end(), IDirs.begin(), IDirs.end());
+  std::string Includes = systemPreamble(
+      normalized(*Cwd, File), (*Buf)->getBuffer(), QuoteDirs,
+      [&](llvm::StringRef Path) -> std::optional<std::string> {
+        if (auto B = FS->getBufferForFile(Path))
+          return (*B)->getBuffer().str();
+        return std::nullopt;
+      });
+  if (Includes.empty()) {
+    log(File, "no leading system includes");
+    return Args;
+  }
+
+  // The command without the file: what the PCH is built with. The TU and
+  // the PCH get the same explicit resource directory (clang's own headers),
+  // the one clang-tidy would otherwise add to the TU alone.
+  const std::string Self = normalized(*Cwd, File);
+  std::vector<std::string> Flags;
+  bool HasResourceDir = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A(Args[I]);
+    if (I > 0 && !A.starts_with("-") && normalized(*Cwd, A) == Self)
+      continue;
+    HasResourceDir |= A.starts_with("-resource-dir");
+    Flags.push_back(Args[I]);
+  }
+  if (!HasResourceDir) {
+    static int Anchor;
+    Flags.push_back("-resource-dir=" +
+                    clang::CompilerInvocation::GetResourcesPath(
+                        "clang_tool", reinterpret_cast<void *>(&Anchor)));
+  }
+
+  const std::string Key = this->key(Flags, *Cwd, Includes);
+  llvm::SmallString<256> Base(Dir);
+  llvm::sys::path::append(Base, Key);
+  const std::string PCH = (Base + ".pch").str();
+  const std::string ManifestPath = (Base + ".manifest").str();
+
+  auto Use = [&](const PreambleManifest &M) -> std::vector<std::string> {
+    if (M.Status != PreambleManifest::Usable) {
+      log(File, M.Status == PreambleManifest::Failed
+                    ? "skipped, its preamble does not compile alone"
+                    : "skipped, its preamble reads user headers");
+      return Args;
+    }
+    std::vector<std::string> Out = Args;
+    if (!HasResourceDir)
+      Out.push_back(Flags.back());
+    Out.push_back("-include-pch");
+    Out.push_back(PCH);
+    return Out;
+  };
+
+  if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
+    log(File, "hit " + Key);
+    return Use(*M);
+  }
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+    log(File, "no cache directory '" + Dir + "': " + EC.message());
+    return Args;
+  }
+
+  // One process builds, the others wait for it (workers of one project run
+  // start together).
+  bool Owner = false;
+  llvm::LockFileManager Lock(PCH);
+#if LLVM_VERSION_MAJOR >= 22
+  if (llvm::Expected<bool> Owned = Lock.tryLock())
+    Owner = *Owned;
+  else {
+    llvm::consumeError(Owned.takeError());
+    Owner = true; // no lock to be had: build without one
+  }
+  if (!Owner)
+    (void)Lock.waitForUnlockFor(std::chrono::seconds(600));
+#else
+  switch (Lock.getState()) {
+  case llvm::LockFileManager::LFS_Error:
+  case llvm::LockFileManager::LFS_Owned:
+    Owner = true;
+    break;
+  case llvm::LockFileManager::LFS_Shared:
+    (void)Lock.waitForUnlock(600);
+    break;
+  }
+#endif
+  if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
+    log(File, "hit " + Key + " (built by another process)");
+    return Use(*M);
+  }
+  if (!Owner) {
+    log(File, "skipped, the process building " + Key + " did not finish");
+    return Args;
+  }
+  if (!build(Flags, Includes, Base, *Cwd)) {
+    log(File, "skipped, cannot write the cache entry " + Key);
+    return Args;
+  }
+  if (auto M = readManifest(ManifestPath)) {
+    log(File, "built " + Key);
+    return Use(*M);
+  }
+  return Args;
+}
+
+bool PreambleCache::build(const std::vector<std::string> &Flags,
+                          llvm::StringRef Includes, llvm::StringRef Base,
+                          llvm::StringRef WorkingDir) {
+  const std::string Header = (Base + ".h").str();
+  const std::string PCH = (Base + ".pch").str();
+  const std::string Tmp =
+      (PCH + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
+  if (!writeAtomically(Header, Includes))
+    return false;
+
+  std::vector<std::string> CommandLine = Flags;
+  CommandLine.push_back("-xc++-header");
+  CommandLine.push_back(Header);
+  auto Inputs = std::make_shared<InputCollector>();
+  BuildPCHFactory Factory(Tmp, Inputs);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions(), FS));
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, &Factory, Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  ErrorCounter Errors;
+  Invocation.setDiagnosticConsumer(&Errors);
+  const bool Ran = Invocation.run() && Errors.getNumErrors() == 0;
+
+  PreambleManifest M;
+  M.Status = Ran ? PreambleManifest::Usable : PreambleManifest::Failed;
+  if (!Ran && !Errors.First.empty())
+    log(Header, "does not compile: " + Errors.First);
+  for (const auto &[Name, IsSystem] : Inputs->Seen) {
+    std::string Path = normalized(WorkingDir, Name);
+    if (!IsSystem && Path != Header && M.Status == PreambleManifest::Usable)
+      M.Status = PreambleManifest::ReadsUserHeaders;
+    PreambleManifest::Input In;
+    if (statInput(*FS, Path, In))
+      M.Inputs.push_back(std::move(In));
+  }
+  // A preamble that reads user headers is not served (their classes must
+  // be parsed and checked in each file), nor is a failed one; their entries
+  // only spare the next file the attempt.
+  if (M.Status == PreambleManifest::Usable) {
+    PreambleManifest::Input Self;
+    if (llvm::sys::fs::rename(Tmp, PCH) || !statInput(*FS, PCH, Self)) {
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+    // A PCH deleted or replaced behind the cache's back is stale too.
+    M.Inputs.push_back(std::move(Self));
+  } else {
+    llvm::sys::fs::remove(Tmp);
+  }
+  return writeAtomically((Base + ".manifest").str(), M.serialize());
+}
+
+} // namespace torchtidy::driver
