@@ -10,10 +10,12 @@
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
+#if LLVM_VERSION_MAJOR >= 22
+#include "clang/Options/OptionUtils.h"
+#endif
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/LockFileManager.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
@@ -357,6 +359,18 @@ bool hasUnsupportedFlag(const std::vector<std::string> &Args) {
                               .contains_insensitive("clang-cl");
 }
 
+/// The resource directory (clang's own headers) clang tooling gives a file
+/// without one. Kept out of LLVMCompat.h, which the checks include, for the
+/// frontend headers it needs: LLVM 22 moved it out of CompilerInvocation.
+std::string clangResourceDir() {
+  static int Anchor;
+#if LLVM_VERSION_MAJOR >= 22
+  return clang::GetResourcesPath("clang_tool", &Anchor);
+#else
+  return clang::CompilerInvocation::GetResourcesPath("clang_tool", &Anchor);
+#endif
+}
+
 std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
   torchtidy::compat::makeAbsolute(WorkingDir, P);
@@ -476,12 +490,8 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     HasResourceDir |= A.starts_with("-resource-dir");
     Flags.push_back(Args[I]);
   }
-  if (!HasResourceDir) {
-    static int Anchor;
-    Flags.push_back("-resource-dir=" +
-                    clang::CompilerInvocation::GetResourcesPath(
-                        "clang_tool", reinterpret_cast<void *>(&Anchor)));
-  }
+  if (!HasResourceDir)
+    Flags.push_back("-resource-dir=" + clangResourceDir());
 
   const std::string Key = this->key(Flags, *Cwd, Includes);
   llvm::SmallString<256> Base(Dir);
@@ -515,28 +525,8 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
 
   // One process builds, the others wait for it (workers of one project run
   // start together).
-  bool Owner = false;
-  llvm::LockFileManager Lock(PCH);
-#if LLVM_VERSION_MAJOR >= 22
-  if (llvm::Expected<bool> Owned = Lock.tryLock())
-    Owner = *Owned;
-  else {
-    llvm::consumeError(Owned.takeError());
-    Owner = true; // no lock to be had: build without one
-  }
-  if (!Owner)
-    (void)Lock.waitForUnlockFor(std::chrono::seconds(600));
-#else
-  switch (Lock.getState()) {
-  case llvm::LockFileManager::LFS_Error:
-  case llvm::LockFileManager::LFS_Owned:
-    Owner = true;
-    break;
-  case llvm::LockFileManager::LFS_Shared:
-    (void)Lock.waitForUnlock(600);
-    break;
-  }
-#endif
+  torchtidy::compat::FileLock Lock(PCH, /*MaxSeconds=*/600);
+  const bool Owner = Lock.owned();
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key + " (built by another process)");
     return Use(*M);

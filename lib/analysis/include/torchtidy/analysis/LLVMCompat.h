@@ -21,7 +21,10 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/LockFileManager.h"
 #include "llvm/Support/Path.h"
+#include <chrono>
+#include <string>
 #include <utility>
 
 #if LLVM_VERSION_MAJOR < 19
@@ -79,6 +82,42 @@ template <typename Callable> auto scopeExit(Callable &&F) {
   return llvm::make_scope_exit(std::forward<Callable>(F));
 #endif
 }
+
+/// An inter-process lock on \p Path (llvm::LockFileManager; LLVM 22 replaced
+/// its getState/waitForUnlock with tryLock/waitForUnlockFor). owned() when
+/// this process holds it; otherwise the constructor waited, up to
+/// \p MaxSeconds, for the owner to let go. A lock that cannot be had at all
+/// counts as owned: the caller goes on without one.
+class FileLock {
+public:
+  FileLock(llvm::StringRef Path, unsigned MaxSeconds) : Lock(Path) {
+#if LLVM_VERSION_MAJOR >= 22
+    if (llvm::Expected<bool> Owned = Lock.tryLock()) {
+      Owner = *Owned;
+    } else {
+      llvm::consumeError(Owned.takeError());
+      Owner = true;
+    }
+    if (!Owner)
+      (void)Lock.waitForUnlockFor(std::chrono::seconds(MaxSeconds));
+#else
+    switch (Lock.getState()) {
+    case llvm::LockFileManager::LFS_Error:
+    case llvm::LockFileManager::LFS_Owned:
+      Owner = true;
+      break;
+    case llvm::LockFileManager::LFS_Shared:
+      (void)Lock.waitForUnlock(MaxSeconds);
+      break;
+    }
+#endif
+  }
+  bool owned() const { return Owner; }
+
+private:
+  llvm::LockFileManager Lock;
+  bool Owner = false;
+};
 
 } // namespace torchtidy::compat
 
