@@ -6,7 +6,9 @@
 #      Debian's clang-tidy with the ASan runtime preloaded;
 #   2. the tool suite (driver options, project mode, SARIF, determinism);
 #   3. the stress suite, ${STRESS_VARIANTS:-100} variants (--full: 5000);
-#   4. the runtime shim's GoogleTest suites, with leak detection.
+#   4. the runtime shim's GoogleTest suites, with leak detection; and the
+#      shim built again with ThreadSanitizer (into ${TSAN_BUILD_DIR:-build-tsan})
+#      for its tests, among them 16 threads checking at once.
 # Only our code is instrumented; the clang libraries and LibTorch are not.
 # ASan stops at the first invalid access, UBSan at the first undefined
 # behaviour (-fno-sanitize-recover=all). docs/reliability.md says how long
@@ -16,6 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-asan}
+TSAN_BUILD_DIR=${TSAN_BUILD_DIR:-build-tsan}
 JOBS=${JOBS:-$(nproc)}
 STRESS_VARIANTS=${STRESS_VARIANTS:-100}
 stress_size=(--variants "$STRESS_VARIANTS")
@@ -44,6 +47,15 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DTORCHTIDY_SANITIZE=address,undefined \
 cmake --build "$BUILD_DIR" -j "$JOBS" --target torch-tidy TorchTidyPlugin \
   runtime_range_tests runtime_tests_debug runtime_tests_release \
   runtime_tests_enable_checks
+# The runtime shim alone (its own CMake project) with ThreadSanitizer, for its
+# tests of 16 threads checking at once. LibTorch is not instrumented; its
+# thread pool still reports nothing.
+cmake -S lib/runtime -B "$TSAN_BUILD_DIR" -G Ninja \
+  -DCMAKE_CXX_COMPILER="$LLVM_BIN/clang++" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+  -DTORCHTIDY_RUNTIME_CUDA=OFF -DTORCHTIDY_RUNTIME_BENCHMARKS=OFF >/dev/null
+cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target runtime_tests_release
 
 export ASAN_SYMBOLIZER_PATH=$LLVM_BIN/llvm-symbolizer
 # Leak detection stays on for all of it: neither clang's libraries nor
@@ -75,4 +87,7 @@ python3 test/stress/run_stress.py --torch-tidy "$BUILD_DIR/bin/torch-tidy" \
 step "runtime tests"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -R '^runtime\.' \
   -E 'install_consumer'
+step "runtime tests (ThreadSanitizer)"
+TORCHTIDY_MODE= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  "$TSAN_BUILD_DIR/test/runtime_tests_release"
 step done
