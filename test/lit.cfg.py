@@ -19,11 +19,15 @@ config.suffixes = [".cpp", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.py.in",
                    "check_clang_tidy.py", "unit"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.torchtidy_obj_root, "test")
 
 # Which front end runs the checks: the torch-tidy driver (default) or
 # Debian's clang-tidy with the plugin loaded (lit --param tidy=plugin).
 tidy = lit_config.params.get("tidy", "driver")
+# The plugin variant gets its own Output directories: ctest -j runs
+# lit.checks.driver and lit.checks.plugin at once, and a test's `rm -rf %t`
+# would otherwise delete the other's files mid-run.
+config.test_exec_root = os.path.join(config.torchtidy_obj_root,
+                                     "test" if tidy == "driver" else "test-" + tidy)
 # A sanitized plugin needs the sanitizer runtime in the uninstrumented
 # clang-tidy that loads it (lit --param preload=libclang_rt.asan-x86_64.so,
 # tools/sanitize.sh); only clang-tidy gets it, not lit's other tools.
