@@ -19,13 +19,24 @@ config.suffixes = [".cpp", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.py.in",
                    "check_clang_tidy.py", "unit"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.torchtidy_obj_root, "test")
 
 # Which front end runs the checks: the torch-tidy driver (default) or
 # Debian's clang-tidy with the plugin loaded (lit --param tidy=plugin).
 tidy = lit_config.params.get("tidy", "driver")
+# The plugin variant gets its own Output directories: ctest -j runs
+# lit.checks.driver and lit.checks.plugin at once, and a test's `rm -rf %t`
+# would otherwise delete the other's files mid-run.
+config.test_exec_root = os.path.join(config.torchtidy_obj_root,
+                                     "test" if tidy == "driver" else "test-" + tidy)
+# A sanitized plugin needs the sanitizer runtime in the uninstrumented
+# clang-tidy that loads it (lit --param preload=libclang_rt.asan-x86_64.so,
+# tools/sanitize.sh); only clang-tidy gets it, not lit's other tools.
+upstream_clang_tidy = config.clang_tidy
+if lit_config.params.get("preload"):
+    upstream_clang_tidy = "env LD_PRELOAD=%s %s" % (lit_config.params["preload"],
+                                                   config.clang_tidy)
 if tidy == "plugin":
-    tidy_cmd = "%s --load=%s" % (config.clang_tidy, config.torchtidy_plugin)
+    tidy_cmd = "%s --load=%s" % (upstream_clang_tidy, config.torchtidy_plugin)
 else:
     tidy_cmd = config.torch_tidy
 config.available_features.add("tidy-" + tidy)
@@ -39,7 +50,7 @@ config.substitutions.append(("%clang_tidy", tidy_cmd))
 config.substitutions.append(("%torch_tidy", config.torch_tidy))
 config.substitutions.append(("%torch_clangd", config.torch_clangd))
 config.substitutions.append(("%plugin", config.torchtidy_plugin))
-config.substitutions.append(("%upstream_clang_tidy", config.clang_tidy))
+config.substitutions.append(("%upstream_clang_tidy", upstream_clang_tidy))
 config.substitutions.append(("%mock_torch_dir", os.path.join(
     config.torchtidy_src_root, "test", "checks", "Inputs", "mock-libtorch")))
 config.substitutions.append(("%mock_torch",

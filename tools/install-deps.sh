@@ -11,6 +11,8 @@ packages=(
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev googletest
   # torch-clangd links clangd, whose remote index needs gRPC and protobuf.
   libgrpc++-dev libprotobuf-dev
+  # The sanitizer runtimes (tools/sanitize.sh): only recommended by clang.
+  "libclang-rt-${LLVM_VERSION}-dev"
 )
 
 # Node.js validates SARIF output against the schema in the tests.

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test
 # (lit suites on mock headers, the integration suite on real LibTorch
-# headers, GoogleTest, benchmark smoke runs) through ctest.
-# Arguments are passed to ctest (e.g. -R lit.checks).
+# headers, GoogleTest, benchmark smoke runs) through ctest, then the
+# sanitizer build and its suites (tools/sanitize.sh, about 10 more minutes
+# on two cores).
+# Arguments are passed to ctest (e.g. -R lit.checks); with arguments, or with
+# SANITIZE=0, the sanitizer part is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -12,3 +15,6 @@ if [ ! -d test/sarif/node_modules/ajv-draft-04 ]; then
 fi
 tools/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure "$@"
+if [ $# -eq 0 ] && [ "${SANITIZE:-1}" != 0 ]; then
+  BUILD_DIR=build-asan tools/sanitize.sh
+fi

@@ -1,6 +1,6 @@
 // A translation unit that does not compile is not analysed: the code the
 // check would follow may be missing.
-// RUN: not %clang_tidy --checks='-*,libtorch-cuda-in-dataset-get' %s -- -std=c++17 %mock_torch 2>&1 \
+// RUN: %python %S/../tools/Inputs/exit_status.py 1 %clang_tidy --checks='-*,libtorch-cuda-in-dataset-get' %s -- -std=c++17 %mock_torch 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not='warning:'
 // CHECK: error: use of undeclared identifier 'undeclared'
 

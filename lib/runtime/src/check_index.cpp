@@ -24,9 +24,21 @@ constexpr int64_t kGrainSize = 1 << 15;
 
 // The counting loop is the whole cost of a passing check. Where the compiler
 // can, it is built twice, for AVX2 and for the baseline, and the loader picks
-// one for the CPU (GCC/Clang function multiversioning on x86-64).
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+// one for the CPU (GCC/Clang function multiversioning on x86-64). Not under
+// a sanitizer: the loader runs the picking function (an ifunc resolver)
+// before the sanitizer's runtime is set up, and instrumented (TSan enters
+// every function through its runtime) it crashes the program at load. GCC
+// says so with __SANITIZE_*__, Clang 19 only with __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TORCHTIDY_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+#define TORCHTIDY_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(TORCHTIDY_SANITIZED)
+#if __has_attribute(target_clones)
 #define TORCHTIDY_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 #endif

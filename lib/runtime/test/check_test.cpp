@@ -42,6 +42,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <regex>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -400,6 +403,59 @@ TEST(Deferred, SiteIdsAreStable) {
   EXPECT_EQ(torchtidy::detail::siteId(s), id);
   EXPECT_NE(torchtidy::detail::siteId(siteAt(902)), id);
   EXPECT_EQ(torchtidy::detail::siteById(id).line, 901);
+}
+
+// The process-wide state of the shim (the site registry, the deferred queue)
+// shared by 16 threads that register sites, queue failures and check at once:
+// every failure is reported exactly once, under the site it was queued with.
+TEST(DeferredThreads, SixteenThreadsQueueAndReportEachFailureOnce) {
+  constexpr int kThreads = 16;
+  constexpr int kPerThread = 40;
+  constexpr int64_t kBound = 10;
+  EXPECT_NO_THROW(torchtidy::flush());
+  // "...:<line> in lookup(): index <value> is out of bounds", once per failure.
+  const std::regex failure(":([0-9]+) in lookup\\(\\): index ([0-9]+) is out of bounds");
+  std::mutex mutex;
+  std::map<int64_t, std::vector<int>> linesByValue;
+  auto collect = [&](const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (std::sregex_iterator it(message.begin(), message.end(), failure), end;
+         it != end; ++it)
+      linesByValue[std::stoll((*it)[2])].push_back(std::stoi((*it)[1]));
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([t, &collect] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const Site site = siteAt(10000 + t * kPerThread + i);
+        torchtidy::detail::PendingFailure f;
+        f.siteId = torchtidy::detail::siteId(site);
+        f.value = kBound + t * kPerThread + i;
+        f.bound = kBound;
+        f.badCount = 1;
+        torchtidy::detail::enqueueDeferredFailure(f);
+        try {
+          // Reports whatever is queued, this thread's failures or others'.
+          torchtidy::checkIndex(ids64({0, kBound - 1}), kBound, site);
+        } catch (const IndexOutOfRangeError& e) {
+          collect(e.msg());
+        }
+      }
+    });
+  for (std::thread& th : threads)
+    th.join();
+  try {
+    torchtidy::flush();
+  } catch (const IndexOutOfRangeError& e) {
+    collect(e.msg());
+  }
+  ASSERT_EQ(linesByValue.size(), static_cast<std::size_t>(kThreads * kPerThread));
+  for (const auto& [value, lines] : linesByValue) {
+    ASSERT_EQ(lines.size(), 1u) << "index " << value << " reported " << lines.size()
+                                << " times";
+    EXPECT_EQ(lines.front(), 10000 + value - kBound) << "index " << value;
+  }
+  EXPECT_NO_THROW(torchtidy::flush());
 }
 
 // ---- device checks --------------------------------------------------------------------
