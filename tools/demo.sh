@@ -12,6 +12,7 @@ mapfile -t files < <(python3 -c '
 import json, sys
 for e in json.load(open(sys.argv[1])):
     print(e["file"])' "$BUILD_DIR/$example/compile_commands.json")
-echo "torch-tidy: analysing ${#files[@]} files of $example (about 8 s each: <torch/torch.h> is large)"
+echo "torch-tidy: analysing ${#files[@]} files of $example (the first run precompiles <torch/torch.h>" \
+  "into $BUILD_DIR/$example/torch-tidy-cache, 10-20 s; then about 2 s a file)"
 "$BUILD_DIR/bin/torch-tidy" -p "$BUILD_DIR/$example" --checks='-*,libtorch-*' \
   --header-filter="$(pwd)/$example/.*" "${files[@]}"
