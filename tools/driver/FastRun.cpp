@@ -224,47 +224,35 @@ runClangTidyFast(ClangTidyContext &Context,
 } // namespace torchtidy::driver
 
 // The replacement of clang::tidy::runClangTidy: the linker sends
-// clangTidyMain's call here (--wrap=<mangled name>).
+// clangTidyMain's call here (--wrap=<mangled name>). LLVM 22 added the
+// trailing `bool Quiet`, hence one more parameter and one more letter ("b")
+// in the mangled name.
 #if LLVM_VERSION_MAJOR >= 22
-std::vector<ClangTidyError> torchtidyRunClangTidy(
-    ClangTidyContext &Context, const CompilationDatabase &Compilations,
-    llvm::ArrayRef<std::string> InputFiles,
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile, bool Quiet)
-    asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_16ClangTidyContextERKNS_"
-        "7tooling19CompilationDatabaseEN4llvm8ArrayRefINSt7__cxx1112basic_"
-        "stringIcSt11char_traitsIcESaIcEEEEENS7_18IntrusiveRefCntPtrINS7_"
-        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefEb");
-std::vector<ClangTidyError> torchtidyRunClangTidy(
-    ClangTidyContext &Context, const CompilationDatabase &Compilations,
-    llvm::ArrayRef<std::string> InputFiles,
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile, bool Quiet) {
-  return torchtidy::driver::runClangTidyFast(
-      Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
-      EnableCheckProfile, StoreCheckProfile, Quiet);
-}
+#define TORCHTIDY_QUIET_PARAM , bool Quiet
+#define TORCHTIDY_QUIET_ARG Quiet
+#define TORCHTIDY_QUIET_MANGLING "b"
 #else
+#define TORCHTIDY_QUIET_PARAM
+#define TORCHTIDY_QUIET_ARG false
+#define TORCHTIDY_QUIET_MANGLING ""
+#endif
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile)
+    llvm::StringRef StoreCheckProfile TORCHTIDY_QUIET_PARAM)
     asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_16ClangTidyContextERKNS_"
         "7tooling19CompilationDatabaseEN4llvm8ArrayRefINSt7__cxx1112basic_"
         "stringIcSt11char_traitsIcESaIcEEEEENS7_18IntrusiveRefCntPtrINS7_"
-        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefE");
+        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefE" TORCHTIDY_QUIET_MANGLING);
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile) {
+    llvm::StringRef StoreCheckProfile TORCHTIDY_QUIET_PARAM) {
   return torchtidy::driver::runClangTidyFast(
       Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
-      EnableCheckProfile, StoreCheckProfile, /*Quiet=*/false);
+      EnableCheckProfile, StoreCheckProfile, TORCHTIDY_QUIET_ARG);
 }
-#endif
