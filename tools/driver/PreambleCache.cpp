@@ -465,8 +465,9 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     }
   }
   QuoteDirs.insert(QuoteDirs.end(), IDirs.begin(), IDirs.end());
+  const std::string Self = normalized(*Cwd, File);
   std::string Includes = systemPreamble(
-      normalized(*Cwd, File), (*Buf)->getBuffer(), QuoteDirs,
+      Self, (*Buf)->getBuffer(), QuoteDirs,
       [&](llvm::StringRef Path) -> std::optional<std::string> {
         if (auto B = FS->getBufferForFile(Path))
           return (*B)->getBuffer().str();
@@ -480,7 +481,6 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   // The command without the file: what the PCH is built with. The TU and
   // the PCH get the same explicit resource directory (clang's own headers),
   // the one clang-tidy would otherwise add to the TU alone.
-  const std::string Self = normalized(*Cwd, File);
   std::vector<std::string> Flags;
   bool HasResourceDir = false;
   for (size_t I = 0; I < Args.size(); ++I) {
