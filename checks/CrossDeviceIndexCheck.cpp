@@ -55,7 +55,9 @@ void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
          !WarnOnImplicitIndexCopy))
       continue;
     // Instantiations of one template share the call's location.
-    if (!Reported.insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding()).second)
+    if (!Reported
+             .insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding())
+             .second)
       continue;
     report(Site, *Result.Context);
   }
@@ -65,7 +67,8 @@ void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
 static const Expr *written(const Expr *E) {
   E = E->IgnoreImplicit();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-    if (CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+    if (CE->getNumArgs() == 1 &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
       E = CE->getArg(0)->IgnoreImplicit();
   return E;
 }
@@ -111,8 +114,7 @@ static std::string sourceDeviceText(const torchtidy::IndexOpSite &Site,
       return "";
     QualType T = Site.Module->getType().getNonReferenceType();
     const bool Pointer = torchtidy::getHolderModule(T) ||
-                         torchtidy::getSharedPtrModule(T) ||
-                         T->isPointerType();
+                         torchtidy::getSharedPtrModule(T) || T->isPointerType();
     return Text + (Pointer ? "->" : ".") + "weight.device()";
   }
   std::string Text = plainText(Site.Source, Ctx);
@@ -145,9 +147,9 @@ void CrossDeviceIndexCheck::report(const IndexSiteFacts &Site,
   else
     SourceSubject = quotedName(namedValue(Op.Source), "the indexed tensor");
   const std::string Device = sourceDeviceText(Op, Ctx);
-  const std::string MoveHint =
-      Device.empty() ? std::string("move both to one device")
-                     : "move the index with .to(" + Device + ")";
+  const std::string MoveHint = Device.empty()
+                                   ? std::string("move both to one device")
+                                   : "move the index with .to(" + Device + ")";
 
   {
     auto Diag =
@@ -165,8 +167,8 @@ void CrossDeviceIndexCheck::report(const IndexSiteFacts &Site,
       Diag << MoveHint;
       if (!Device.empty() && isPlainIndex(Op.Index))
         Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(written(Op.Index)->getEndLoc(),
-                                       0, Ctx.getSourceManager(),
+            Lexer::getLocForEndOfToken(written(Op.Index)->getEndLoc(), 0,
+                                       Ctx.getSourceManager(),
                                        Ctx.getLangOpts()),
             ".to(" + Device + ")");
     }
@@ -192,8 +194,9 @@ void CrossDeviceIndexCheck::noteFact(const DeviceFact &Fact,
            DiagnosticIDs::Note)
           << Fact.Ref;
     else
-      diag(Fact.Ref->getLocation(), "the device %0 holds is only known at "
-                                    "run time",
+      diag(Fact.Ref->getLocation(),
+           "the device %0 holds is only known at "
+           "run time",
            DiagnosticIDs::Note)
           << Fact.Ref;
   }

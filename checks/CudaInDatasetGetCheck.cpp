@@ -22,11 +22,10 @@ void CudaInDatasetGetCheck::registerMatchers(MatchFinder *Finder) {
   // location and name tests are cheap, and a TU without a dataset or
   // transform never gets past them.
   Finder->addMatcher(
-      cxxMethodDecl(unless(isExpansionInSystemHeader()), isDefinition(),
-                    isOverride(),
-                    anyOf(hasAnyName("get", "get_batch", "apply",
-                                     "apply_batch"),
-                          hasOverloadedOperatorName("()")))
+      cxxMethodDecl(
+          unless(isExpansionInSystemHeader()), isDefinition(), isOverride(),
+          anyOf(hasAnyName("get", "get_batch", "apply", "apply_batch"),
+                hasOverloadedOperatorName("()")))
           .bind("hook"),
       this);
 }
@@ -56,9 +55,8 @@ void CudaInDatasetGetCheck::onEndOfTranslationUnit() {
 static std::string describe(const torchtidy::CudaOp &Op) {
   using torchtidy::CudaOp;
   const bool Configurable = Op.Device == torchtidy::DeviceClass::Configurable;
-  const char *Where = Configurable
-                          ? "a device that is not provably the CPU"
-                          : "a CUDA device";
+  const char *Where =
+      Configurable ? "a device that is not provably the CPU" : "a CUDA device";
   std::string Name;
   if (Op.Callee && Op.Callee->getDeclName())
     Name = Op.Callee->getNameAsString();

@@ -36,6 +36,7 @@ static ClangTidyModuleRegistry::Add<libtorch::LibTorchModule>
 
 // This anchor is used to force the linker to link in the generated object
 // file and thus register the LibTorchModule.
-volatile int LibTorchModuleAnchorSource = 0; // NOLINT(misc-use-internal-linkage)
+volatile int LibTorchModuleAnchorSource =
+    0; // NOLINT(misc-use-internal-linkage)
 
 } // namespace clang::tidy

@@ -10,9 +10,9 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
-#include <functional>
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <functional>
 
 using namespace clang::ast_matchers;
 using torchtidy::IndexOpSite;
@@ -70,7 +70,8 @@ bool isRepeatable(const Expr *E, unsigned Depth = 0) {
     return isa<FieldDecl, VarDecl>(ME->getMemberDecl()) &&
            (ME->isImplicitAccess() || isRepeatable(ME->getBase(), Depth + 1));
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return UO->getOpcode() == UO_Minus && isRepeatable(UO->getSubExpr(), Depth + 1);
+    return UO->getOpcode() == UO_Minus &&
+           isRepeatable(UO->getSubExpr(), Depth + 1);
   return false;
 }
 
@@ -90,12 +91,12 @@ const Expr *argument(const CallExpr *Call, unsigned FreeIndex) {
 
 /// How the check describes one kind of sink.
 struct SinkWords {
-  std::string What;   // "Embedding 'emb'", "index_select on 'x'"
-  std::string Bound;  // "num_embeddings", "x.size(0)"
-  std::string Size;   // the size for the fix-it, "" when it cannot be spelled
-  StringRef Unit;     // "an id", "an index", "a class id"
-  StringRef Effect;   // what happens on CUDA
-  StringRef Noun;     // "index", "target"
+  std::string What;  // "Embedding 'emb'", "index_select on 'x'"
+  std::string Bound; // "num_embeddings", "x.size(0)"
+  std::string Size;  // the size for the fix-it, "" when it cannot be spelled
+  StringRef Unit;    // "an id", "an index", "a class id"
+  StringRef Effect;  // what happens on CUDA
+  StringRef Noun;    // "index", "target"
 };
 
 SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
@@ -240,9 +241,9 @@ class SinkCollector : public RecursiveASTVisitor<SinkCollector> {
   using Base = RecursiveASTVisitor<SinkCollector>;
 
 public:
-  SinkCollector(const SourceManager &SM,
-                llvm::function_ref<void(const FunctionDecl *, const CallExpr *)>
-                    OnCall)
+  SinkCollector(
+      const SourceManager &SM,
+      llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall)
       : SM(SM), OnCall(OnCall) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -275,7 +276,8 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !isSinkName(Callee))
       return true;
-    if (SM.isInSystemHeader(SM.getExpansionLoc(torchtidy::compat::beginLoc(Call))))
+    if (SM.isInSystemHeader(
+            SM.getExpansionLoc(torchtidy::compat::beginLoc(Call))))
       return true;
     OnCall(Functions.back(), Call);
     return true;
@@ -316,15 +318,15 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   Context = Result.Context;
   auto OnCall = [&](const FunctionDecl *FD, const CallExpr *Call) {
-        if (FD->isDependentContext() || Call->isInstantiationDependent() ||
-            !FD->hasBody())
-          return;
-        std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
-        if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
-          return;
-        if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
-          return;
-        Sinks[FD].push_back({Call, *Site, FD->getBody()});
+    if (FD->isDependentContext() || Call->isInstantiationDependent() ||
+        !FD->hasBody())
+      return;
+    std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
+    if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
+      return;
+    if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
+      return;
+    Sinks[FD].push_back({Call, *Site, FD->getBody()});
   };
   SinkCollector Collector(*Result.SourceManager, OnCall);
   Collector.TraverseDecl(const_cast<TranslationUnitDecl *>(TU));
@@ -359,8 +361,8 @@ void UncheckedIndexCheck::analyze(const Sink &S,
     return;
   SinkWords W = describe(S.Call, S.Site, *Context);
   const std::string Index = displayText(S.Site.Index, *Context);
-  const std::string Subject = Index.empty() ? "the " + W.Noun.str()
-                                            : W.Noun.str() + " '" + Index + "'";
+  const std::string Subject =
+      Index.empty() ? "the " + W.Noun.str() : W.Noun.str() + " '" + Index + "'";
   {
     DiagnosticBuilder Diag =
         diag(torchtidy::compat::beginLoc(S.Call),
@@ -433,11 +435,11 @@ bool UncheckedIndexCheck::reportLiteral(const Sink &S,
 
 void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {
   auto Loc = [&]() {
-    if (Origin.Decl && (Origin.Why == IndexOrigin::Parameter ||
-                        Origin.Why == IndexOrigin::Global ||
-                        Origin.Why == IndexOrigin::Element ||
-                        (Origin.Why == IndexOrigin::Member &&
-                         !Origin.Evidence)))
+    if (Origin.Decl &&
+        (Origin.Why == IndexOrigin::Parameter ||
+         Origin.Why == IndexOrigin::Global ||
+         Origin.Why == IndexOrigin::Element ||
+         (Origin.Why == IndexOrigin::Member && !Origin.Evidence)))
       return Origin.Decl->getLocation();
     if (Origin.Evidence)
       return Origin.Evidence->getBeginLoc();
@@ -461,37 +463,43 @@ void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {
         << Name;
     return;
   case IndexOrigin::Global:
-    diag(Loc, "'%0' is a global variable: its values are set outside this "
-              "function",
+    diag(Loc,
+         "'%0' is a global variable: its values are set outside this "
+         "function",
          DiagnosticIDs::Note)
         << Name;
     return;
   case IndexOrigin::BatchField:
-    diag(Loc, "'%0' is a field of a data batch: its values come from the "
-              "dataset",
+    diag(Loc,
+         "'%0' is a field of a data batch: its values come from the "
+         "dataset",
          DiagnosticIDs::Note)
         << sourceText(dyn_cast<Expr>(Origin.Evidence), *Context);
     return;
   case IndexOrigin::Element:
-    diag(Loc, "'%0' is an element of a container: its values are set "
-              "outside this function",
+    diag(Loc,
+         "'%0' is an element of a container: its values are set "
+         "outside this function",
          DiagnosticIDs::Note)
         << Name;
     return;
   case IndexOrigin::CallResult:
     if (Origin.Callee.empty())
-      diag(Loc, "the index comes from a call that does not produce bounded "
-                "indices",
+      diag(Loc,
+           "the index comes from a call that does not produce bounded "
+           "indices",
            DiagnosticIDs::Note);
     else
-      diag(Loc, "the index comes from a call to '%0', which does not produce "
-                "bounded indices",
+      diag(Loc,
+           "the index comes from a call to '%0', which does not produce "
+           "bounded indices",
            DiagnosticIDs::Note)
           << Origin.Callee;
     return;
   case IndexOrigin::Computed:
-    diag(Loc, "the index is computed by '%0' here, which can leave the table's "
-              "range",
+    diag(Loc,
+         "the index is computed by '%0' here, which can leave the table's "
+         "range",
          DiagnosticIDs::Note)
         << Origin.Callee;
     return;

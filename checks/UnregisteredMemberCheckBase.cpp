@@ -125,9 +125,9 @@ void UnregisteredMemberCheckBase::addRegistrationFix(
   // In a class template with a dependent base, the inherited member needs
   // `this->` to be found.
   std::string Prefix = Owner->isDependentContext() ? "this->" : "";
-  Diag << FixItHint::CreateInsertion(Range.getBegin(),
-                                     (Prefix + Registrar + "(\"" + Key + "\", ")
-                                         .str())
+  Diag << FixItHint::CreateInsertion(
+              Range.getBegin(),
+              (Prefix + Registrar + "(\"" + Key + "\", ").str())
        << FixItHint::CreateInsertion(Range.getEnd(), ")");
 }
 

@@ -43,8 +43,7 @@ protected:
   /// `register_xxx("name", value)` around the value of \p W.
   void addRegistrationFix(DiagnosticBuilder &Diag, const FieldDecl *Field,
                           const CXXRecordDecl *Owner,
-                          const torchtidy::MemberWrite &W,
-                          StringRef Registrar);
+                          const torchtidy::MemberWrite &W, StringRef Registrar);
   /// Where to report: the member, or, when the member is declared outside
   /// the main file (in a header) and the main file writes it, the first
   /// such write: editors (clangd) show only diagnostics in the open file.

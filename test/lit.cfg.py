@@ -73,6 +73,9 @@ config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
 # torch-clangd is built only with TORCHTIDY_BUILD_CLANGD (test/clangd).
 if getattr(config, "torch_clangd", ""):
     config.available_features.add("torch-clangd")
+# The code base's own formatting (test/tools/format.test) is pinned to 19.
+if shutil.which("clang-format-19"):
+    config.available_features.add("clang-format-19")
 if os.path.isdir("/usr/include/torch/csrc/api/include") or config.torch_include_dirs:
     config.available_features.add("libtorch")
 # FileCheck, not, count: the LLVM tools of the version built against.

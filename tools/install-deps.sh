@@ -6,6 +6,8 @@ set -euo pipefail
 LLVM_VERSION=${LLVM_VERSION:-19}
 packages=(
   cmake ninja-build python3 git
+  # The code base checks its own formatting (test/tools/format.test).
+  "clang-format-${LLVM_VERSION}"
   "clang-${LLVM_VERSION}" "clang-tidy-${LLVM_VERSION}" "clangd-${LLVM_VERSION}"
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev googletest

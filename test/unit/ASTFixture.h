@@ -30,9 +30,8 @@ inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code) {
 inline const clang::CXXRecordDecl *findClass(clang::ASTUnit &AST,
                                              llvm::StringRef Name) {
   using namespace clang::ast_matchers;
-  auto Matches = match(
-      cxxRecordDecl(hasName(Name), isDefinition()).bind("c"),
-      AST.getASTContext());
+  auto Matches = match(cxxRecordDecl(hasName(Name), isDefinition()).bind("c"),
+                       AST.getASTContext());
   return Matches.empty() ? nullptr
                          : Matches.front().getNodeAs<clang::CXXRecordDecl>("c");
 }

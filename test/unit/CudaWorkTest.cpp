@@ -1,7 +1,7 @@
 //===--- CudaWorkTest.cpp - CUDA work, devices and the call walk ----------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "ASTFixture.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -16,13 +16,12 @@ const clang::FunctionDecl *findFunction(clang::ASTUnit &AST,
   return M.empty() ? nullptr : M.front().getNodeAs<clang::FunctionDecl>("f");
 }
 
-const clang::CXXMethodDecl *findMethod(clang::ASTUnit &AST,
-                                       llvm::StringRef Class,
-                                       llvm::StringRef Name) {
-  auto M = match(cxxMethodDecl(hasName(Name), isDefinition(),
-                               ofClass(hasName(Class)))
-                     .bind("m"),
-                 AST.getASTContext());
+const clang::CXXMethodDecl *
+findMethod(clang::ASTUnit &AST, llvm::StringRef Class, llvm::StringRef Name) {
+  auto M = match(
+      cxxMethodDecl(hasName(Name), isDefinition(), ofClass(hasName(Class)))
+          .bind("m"),
+      AST.getASTContext());
   return M.empty() ? nullptr : M.front().getNodeAs<clang::CXXMethodDecl>("m");
 }
 
@@ -78,8 +77,8 @@ TEST(CudaWork, DeviceVariables) {
 /// The kinds of CUDA work found in f's body, in source order.
 std::vector<CudaOp::Kind> ops(const std::string &Body) {
   auto AST = parse("#include <cuda_runtime_api.h>\n"
-                   "void f(torch::Tensor x, torch::Device d) {\n" + Body +
-                   "\n}\n");
+                   "void f(torch::Tensor x, torch::Device d) {\n" +
+                   Body + "\n}\n");
   CudaWorkFinder Finder(4);
   std::vector<CudaOp::Kind> Out;
   for (const CudaWorkFinding &F : Finder.find(findFunction(*AST, "f"))) {

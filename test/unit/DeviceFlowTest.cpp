@@ -1,7 +1,7 @@
 //===--- DeviceFlowTest.cpp - device facts of the dataflow ----------------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/DeviceFlow.h"
+#include "ASTFixture.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -129,27 +129,27 @@ TEST(DeviceFlow, Classification) {
   };
   using F = DeviceFact;
   using M = IndexDeviceMismatch;
-  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Gather, Fact(F::CUDA),
-                                 Fact(F::CPU)),
-            M::Error);
+  EXPECT_EQ(
+      classifyIndexDevices(IndexOpSite::Gather, Fact(F::CUDA), Fact(F::CPU)),
+      M::Error);
   EXPECT_EQ(classifyIndexDevices(IndexOpSite::AdvancedIndex, Fact(F::CUDA),
                                  Fact(F::CPU)),
             M::ImplicitCopy);
   EXPECT_EQ(classifyIndexDevices(IndexOpSite::AdvancedIndex, Fact(F::CPU),
                                  Fact(F::CUDA)),
             M::Error);
-  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf),
-                                 Fact(F::CPU)),
-            M::Error);
-  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf),
-                                 Fact(F::CUDA)),
-            M::None);
-  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::Unknown),
-                                 Fact(F::CPU)),
-            M::None);
-  EXPECT_EQ(classifyIndexDevices(IndexOpSite::Take, Fact(F::SameAs),
-                                 Fact(F::CUDA)),
-            M::None);
+  EXPECT_EQ(
+      classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf), Fact(F::CPU)),
+      M::Error);
+  EXPECT_EQ(
+      classifyIndexDevices(IndexOpSite::Take, Fact(F::DeviceOf), Fact(F::CUDA)),
+      M::None);
+  EXPECT_EQ(
+      classifyIndexDevices(IndexOpSite::Take, Fact(F::Unknown), Fact(F::CPU)),
+      M::None);
+  EXPECT_EQ(
+      classifyIndexDevices(IndexOpSite::Take, Fact(F::SameAs), Fact(F::CUDA)),
+      M::None);
 }
 
 TEST(DeviceFlow, Lattice) {

@@ -105,9 +105,9 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
   Note.FilePath = std::string(Path);
   Note.FileOffset = 24; // line 3, code point 4 (byte 5): after "  é"
   D.Notes.push_back(Note);
-  llvm::cantFail(D.Message.Fix[std::string(Path)].add(
-      clang::tooling::Replacement(std::string(Path), 13, 0,
-                                  std::string("register_buffer(\"x\", "))));
+  llvm::cantFail(
+      D.Message.Fix[std::string(Path)].add(clang::tooling::Replacement(
+          std::string(Path), 13, 0, std::string("register_buffer(\"x\", "))));
   clang::tooling::Diagnostic Other = D;
   Other.DiagnosticName = "bugprone-use-after-move";
   Other.Message.Fix.clear();
@@ -120,7 +120,8 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
   llvm::raw_string_ostream(Text) << Log;
   llvm::json::Object *Run =
       Log.getAsObject()->getArray("runs")->front().getAsObject();
-  const auto *Rules = Run->getObject("tool")->getObject("driver")->getArray("rules");
+  const auto *Rules =
+      Run->getObject("tool")->getObject("driver")->getArray("rules");
   ASSERT_EQ(Rules->size(), 2u) << Text;
   EXPECT_EQ(*(*Rules)[0].getAsObject()->getString("helpUri"),
             "https://example.org/docs/checks/unregistered-buffer.md");
@@ -146,8 +147,10 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
                                ->getObject("region");
   EXPECT_EQ(*NoteRegion->getInteger("startLine"), 3);
   EXPECT_EQ(*NoteRegion->getInteger("startColumn"), 4);
-  EXPECT_NE(Text.find("\"insertedContent\":{\"text\":\"register_buffer(\\\"x\\\", \"}"),
-            std::string::npos)
+  EXPECT_NE(
+      Text.find(
+          "\"insertedContent\":{\"text\":\"register_buffer(\\\"x\\\", \"}"),
+      std::string::npos)
       << Text;
   EXPECT_EQ((*Results)[1].getAsObject()->get("fixes"), nullptr);
   llvm::sys::fs::remove(Path);

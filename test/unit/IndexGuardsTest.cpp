@@ -1,7 +1,7 @@
 //===--- IndexGuardsTest.cpp - sources and guards of index tensors --------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/IndexGuards.h"
+#include "ASTFixture.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -16,9 +16,8 @@ const char *const Prelude = "#include <torchtidy/check.h>\n"
 std::string kindName(const IndexOrigin &O) {
   static const char *const Kinds[] = {"safe", "unsafe", "unknown"};
   static const char *const Reasons[] = {
-      "none",       "guarded",    "producer", "bounded", "literal",
-      "parameter",  "member",     "global",   "batch",   "call",
-      "element",    "computed"};
+      "none",   "guarded", "producer", "bounded", "literal", "parameter",
+      "member", "global",  "batch",    "call",    "element", "computed"};
   return std::string(Kinds[O.K]) + " " + Reasons[O.Why];
 }
 
@@ -30,11 +29,10 @@ std::string origin(const std::string &Code,
     return "<no AST>";
   auto &Ctx = AST->getASTContext();
   auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
-  auto Calls = match(
-      callExpr(callee(functionDecl(hasName("sink"))),
-               forCallable(functionDecl(hasName("f"))))
-          .bind("c"),
-      Ctx);
+  auto Calls = match(callExpr(callee(functionDecl(hasName("sink"))),
+                              forCallable(functionDecl(hasName("f"))))
+                         .bind("c"),
+                     Ctx);
   if (Fs.empty() || Calls.empty())
     return "<no f or sink>";
   const auto *F = Fs.front().getNodeAs<clang::FunctionDecl>("f");
@@ -86,17 +84,19 @@ TEST(IndexGuards, SafeSources) {
 }
 
 TEST(IndexGuards, GuardsThatDominate) {
-  EXPECT_EQ(origin("void f(torch::Tensor ids) {"
-                   "  TORCH_CHECK(ids.max().item<int64_t>() < 9); sink(ids); }"),
-            "safe guarded");
+  EXPECT_EQ(
+      origin("void f(torch::Tensor ids) {"
+             "  TORCH_CHECK(ids.max().item<int64_t>() < 9); sink(ids); }"),
+      "safe guarded");
   EXPECT_EQ(origin("void f(torch::Tensor ids) {"
                    "  TORCHTIDY_CHECK_INDEX(ids, 9); sink(ids); }"),
             "safe guarded");
   EXPECT_EQ(origin("void f(torch::Tensor ids) {"
                    "  if ((ids >= 9).any().item<bool>()) return; sink(ids); }"),
             "safe guarded");
-  EXPECT_EQ(origin("void f(torch::Tensor ids) { ids.clamp_(0, 8); sink(ids); }"),
-            "safe guarded");
+  EXPECT_EQ(
+      origin("void f(torch::Tensor ids) { ids.clamp_(0, 8); sink(ids); }"),
+      "safe guarded");
   EXPECT_EQ(origin("void check(const torch::Tensor &t) {"
                    "  TORCH_CHECK(t.min().item<int64_t>() >= 0); }"
                    "void f(torch::Tensor ids) { check(ids); sink(ids); }"),
@@ -123,18 +123,20 @@ TEST(IndexGuards, GuardsThatDoNotCount) {
                    "  TORCHTIDY_CHECK_INDEX(o, 9); sink(ids); }"),
             "unsafe parameter");
   // Reassigned in between, on some path.
-  EXPECT_EQ(origin("void f(torch::Tensor ids, torch::Tensor o, bool b) {"
-                   "  TORCHTIDY_CHECK_INDEX(ids, 9); if (b) ids = o; sink(ids); }"),
-            "unsafe parameter");
+  EXPECT_EQ(
+      origin("void f(torch::Tensor ids, torch::Tensor o, bool b) {"
+             "  TORCHTIDY_CHECK_INDEX(ids, 9); if (b) ids = o; sink(ids); }"),
+      "unsafe parameter");
   // A check that is not about the range.
   EXPECT_EQ(origin("void f(torch::Tensor ids) {"
                    "  TORCH_CHECK(ids.numel() > 0); sink(ids); }"),
             "unsafe parameter");
   // A helper that guards only sometimes.
-  EXPECT_EQ(origin("void check(const torch::Tensor &t, bool on) {"
-                   "  if (on) { TORCH_CHECK(t.max().item<int64_t>() < 9); } }"
-                   "void f(torch::Tensor ids) { check(ids, true); sink(ids); }"),
-            "unsafe parameter");
+  EXPECT_EQ(
+      origin("void check(const torch::Tensor &t, bool on) {"
+             "  if (on) { TORCH_CHECK(t.max().item<int64_t>() < 9); } }"
+             "void f(torch::Tensor ids) { check(ids, true); sink(ids); }"),
+      "unsafe parameter");
 }
 
 TEST(IndexGuards, CapturedVariablesAreNotAnalysed) {
@@ -156,8 +158,8 @@ TEST(IndexGuards, LiteralIdsAndTableRows) {
   auto AST = parse("void f() { torch::nn::Embedding emb(100, 4);"
                    "  emb(torch::tensor({1, -2, 100})); }");
   auto &Ctx = AST->getASTContext();
-  auto Tensors = match(
-      callExpr(callee(functionDecl(hasName("tensor")))).bind("t"), Ctx);
+  auto Tensors =
+      match(callExpr(callee(functionDecl(hasName("tensor")))).bind("t"), Ctx);
   ASSERT_EQ(Tensors.size(), 1u);
   auto Ids = literalIds(Tensors[0].getNodeAs<clang::CallExpr>("t"), Ctx);
   ASSERT_TRUE(Ids);
@@ -175,8 +177,7 @@ TEST(IndexGuards, IndexVariableLooksThroughValuePreservingOps) {
   auto AST = parse("void f(torch::Tensor ids) { ids.cuda().view({-1}); }");
   auto &Ctx = AST->getASTContext();
   auto Views = match(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("view")))).bind("v"),
-      Ctx);
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("view")))).bind("v"), Ctx);
   ASSERT_EQ(Views.size(), 1u);
   const auto *View = Views[0].getNodeAs<clang::Expr>("v");
   auto V = indexVariable(View);

@@ -34,9 +34,11 @@ int x;
 }
 
 TEST(PreambleScan, StopsAtTheFirstMacroConditionalOrContinuation) {
-  EXPECT_EQ(names(scanLeadingIncludes("#include <a>\n#define X 1\n#include <b>\n")),
-            "<a> ");
-  EXPECT_EQ(names(scanLeadingIncludes("#include <a>\n#ifdef X\n#include <b>\n#endif\n")),
+  EXPECT_EQ(
+      names(scanLeadingIncludes("#include <a>\n#define X 1\n#include <b>\n")),
+      "<a> ");
+  EXPECT_EQ(names(scanLeadingIncludes(
+                "#include <a>\n#ifdef X\n#include <b>\n#endif\n")),
             "<a> ");
   EXPECT_EQ(names(scanLeadingIncludes("#include <a> \\\n  <b>\n")), "");
   EXPECT_EQ(names(scanLeadingIncludes("#include <a> /* x */ int y;\n")), "");
@@ -58,14 +60,16 @@ TEST(PreambleScan, HeaderWithGuardOrPragmaOnceIsReadThrough) {
   EXPECT_EQ(names(Code), "<a> ");
   EXPECT_FALSE(Code.Complete);
   // `#ifndef` that is not a guard (no matching #define) is a conditional.
-  EXPECT_EQ(names(scanLeadingIncludes("#ifndef A\n#include <a>\n#endif\n")), "");
+  EXPECT_EQ(names(scanLeadingIncludes("#ifndef A\n#include <a>\n#endif\n")),
+            "");
 }
 
 TEST(SystemPreamble, FollowsQuotedIncludesIntoHeaders) {
   std::map<std::string, std::string> Files = {
       {"/p/src/model.h", "#pragma once\n#include <torch/torch.h>\nstruct M;\n"},
       {"/p/include/util.h", "#pragma once\n#include <vector>\n"},
-      {"/p/include/all.h", "#pragma once\n#include \"util.h\"\n#include <map>\n"},
+      {"/p/include/all.h",
+       "#pragma once\n#include \"util.h\"\n#include <map>\n"},
   };
   auto Read = [&](llvm::StringRef P) -> std::optional<std::string> {
     auto It = Files.find(P.str());
@@ -80,17 +84,22 @@ TEST(SystemPreamble, FollowsQuotedIncludesIntoHeaders) {
             "#include <torch/torch.h>\n");
   // Headers of includes only are read through, in the compiler's order;
   // util.h is found through the quote directories.
-  EXPECT_EQ(systemPreamble("/p/src/b.cpp",
-                           "#include <cstdio>\n#include \"all.h\"\n#include <set>\nint x;\n",
-                           {"/p/include"}, Read),
-            "#include <cstdio>\n#include <vector>\n#include <map>\n#include <set>\n");
+  EXPECT_EQ(
+      systemPreamble(
+          "/p/src/b.cpp",
+          "#include <cstdio>\n#include \"all.h\"\n#include <set>\nint x;\n",
+          {"/p/include"}, Read),
+      "#include <cstdio>\n#include <vector>\n#include <map>\n#include <set>\n");
   // A header that cannot be found ends the preamble.
-  EXPECT_EQ(systemPreamble("/p/src/c.cpp", "#include <a>\n#include \"nope.h\"\n#include <b>\n",
+  EXPECT_EQ(systemPreamble("/p/src/c.cpp",
+                           "#include <a>\n#include \"nope.h\"\n#include <b>\n",
                            {"/p/include"}, Read),
             "#include <a>\n");
   // A header seen before is not read again (an include cycle ends).
-  Files["/p/include/cyc.h"] = "#pragma once\n#include \"cyc.h\"\n#include <c>\n";
-  EXPECT_EQ(systemPreamble("/p/src/d.cpp", "#include \"cyc.h\"\n", {"/p/include"}, Read),
+  Files["/p/include/cyc.h"] =
+      "#pragma once\n#include \"cyc.h\"\n#include <c>\n";
+  EXPECT_EQ(systemPreamble("/p/src/d.cpp", "#include \"cyc.h\"\n",
+                           {"/p/include"}, Read),
             "#include <c>\n");
 }
 
@@ -107,9 +116,12 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   EXPECT_EQ(Back->Inputs[0].MTime, 1700000000123456789);
   EXPECT_EQ(Back->Inputs[1].Size, 99u);
   EXPECT_FALSE(PreambleManifest::parse(""));
-  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 1\nstatus maybe\n"));
-  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 1\nstatus usable\ninput x 1 /a\n"));
-  EXPECT_FALSE(PreambleManifest::parse("torch-tidy-preamble 0\nstatus usable\n"));
+  EXPECT_FALSE(
+      PreambleManifest::parse("torch-tidy-preamble 1\nstatus maybe\n"));
+  EXPECT_FALSE(PreambleManifest::parse(
+      "torch-tidy-preamble 1\nstatus usable\ninput x 1 /a\n"));
+  EXPECT_FALSE(
+      PreambleManifest::parse("torch-tidy-preamble 0\nstatus usable\n"));
 }
 
 TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {

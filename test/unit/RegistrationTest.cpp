@@ -1,7 +1,7 @@
 //===--- RegistrationTest.cpp - registration facts ------------------------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/Registration.h"
+#include "ASTFixture.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -190,11 +190,10 @@ TEST(Registration, RecognisesRegistrationExpressions) {
     };
   )cpp");
   using namespace clang::ast_matchers;
-  auto Calls = match(
-      cxxMethodDecl(hasName("f"),
-                    hasBody(compoundStmt(
-                        forEach(expr().bind("e"))))),
-      AST->getASTContext());
+  auto Calls =
+      match(cxxMethodDecl(hasName("f"),
+                          hasBody(compoundStmt(forEach(expr().bind("e"))))),
+            AST->getASTContext());
   ASSERT_EQ(Calls.size(), 3u);
   EXPECT_TRUE(isRegistrationExpr(Calls[0].getNodeAs<clang::Expr>("e")));
   EXPECT_TRUE(isRegistrationExpr(Calls[1].getNodeAs<clang::Expr>("e")));

@@ -1,7 +1,7 @@
 //===--- TorchOpsTest.cpp - recognising LibTorch calls --------------------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "ASTFixture.h"
 
 #include "clang/Lex/Lexer.h"
 
@@ -29,9 +29,9 @@ std::vector<std::string> sites(const std::string &Body) {
                    "torch::nn::EmbeddingImpl &impl) {\n" +
                    Body + "\n}\n");
   std::vector<std::string> Out;
-  auto Calls = match(
-      functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
-      AST->getASTContext());
+  auto Calls =
+      match(functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
+            AST->getASTContext());
   for (const auto &M : Calls) {
     const auto *Call = M.getNodeAs<clang::CallExpr>("c");
     if (auto S = matchIndexOp(Call))
@@ -96,9 +96,9 @@ TEST(TorchOps, OtherCallsAreNotIndexOps) {
     torch::Tensor index_select(torch::Tensor, int, torch::Tensor);
     void g(Mine m, torch::Tensor t) { m.index_select(0, t); index_select(t, 0, t); }
   )cpp");
-  auto Calls = match(
-      functionDecl(hasName("g"), forEachDescendant(callExpr().bind("c"))),
-      AST->getASTContext());
+  auto Calls =
+      match(functionDecl(hasName("g"), forEachDescendant(callExpr().bind("c"))),
+            AST->getASTContext());
   ASSERT_EQ(Calls.size(), 2u);
   for (const auto &M : Calls)
     EXPECT_FALSE(matchIndexOp(M.getNodeAs<clang::CallExpr>("c")));

@@ -1,7 +1,7 @@
 //===--- TorchTypesTest.cpp - recognising LibTorch types ------------------===//
 
-#include "ASTFixture.h"
 #include "torchtidy/analysis/TorchTypes.h"
+#include "ASTFixture.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;

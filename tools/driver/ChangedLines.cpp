@@ -71,7 +71,8 @@ std::string lineFilterJSON(const ChangedLineMap &Lines) {
     llvm::json::Array JR;
     for (const auto &[A, B] : Ranges)
       JR.push_back(llvm::json::Array{A, B});
-    Files.push_back(llvm::json::Object{{"name", Name}, {"lines", std::move(JR)}});
+    Files.push_back(
+        llvm::json::Object{{"name", Name}, {"lines", std::move(JR)}});
   }
   std::string S;
   llvm::raw_string_ostream OS(S);

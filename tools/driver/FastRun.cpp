@@ -91,10 +91,10 @@ public:
                         Context.canExperimentalCustomChecks()
 #endif
           );
-      It->second = !Names.empty() &&
-                   llvm::all_of(Names, [](const std::string &N) {
-                     return llvm::StringRef(N).starts_with("libtorch-");
-                   });
+      It->second =
+          !Names.empty() && llvm::all_of(Names, [](const std::string &N) {
+            return llvm::StringRef(N).starts_with("libtorch-");
+          });
     }
     return It->second;
   }
@@ -106,9 +106,10 @@ private:
 
 class TidyActionFactory : public FrontendActionFactory {
 public:
-  TidyActionFactory(ClangTidyContext &Context,
-                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                    CheckSetFilter &Filter, bool Quiet)
+  TidyActionFactory(
+      ClangTidyContext &Context,
+      llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+      CheckSetFilter &Filter, bool Quiet)
       : ConsumerFactory(Context, std::move(BaseFS)), Filter(Filter),
         Quiet(Quiet) {}
 
@@ -132,8 +133,9 @@ private:
   class Action : public ASTFrontendAction {
   public:
     explicit Action(TidyActionFactory &Parent) : Parent(Parent) {}
-    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
-                                                   llvm::StringRef File) override {
+    std::unique_ptr<ASTConsumer>
+    CreateASTConsumer(CompilerInstance &Compiler,
+                      llvm::StringRef File) override {
       std::unique_ptr<ASTConsumer> Tidy =
           Parent.ConsumerFactory.createASTConsumer(Compiler, File);
       if (!Tidy || !fastRunOptions().UserScope ||
@@ -191,11 +193,10 @@ runClangTidyFast(ClangTidyContext &Context,
   std::optional<PreambleCache> Cache;
   if (!Fast.CacheDir.empty()) {
     Cache.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose);
-    Tool.appendArgumentsAdjuster(
-        [&](const CommandLineArguments &Args, llvm::StringRef File) {
-          return Filter.onlyLibTorchChecks(File) ? Cache->adjust(Args, File)
-                                                 : Args;
-        });
+    Tool.appendArgumentsAdjuster([&](const CommandLineArguments &Args,
+                                     llvm::StringRef File) {
+      return Filter.onlyLibTorchChecks(File) ? Cache->adjust(Args, File) : Args;
+    });
   }
 
   Context.setEnableProfiling(EnableCheckProfile);
@@ -241,11 +242,15 @@ std::vector<ClangTidyError> torchtidyRunClangTidy(
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile TORCHTIDY_QUIET_PARAM)
-    asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_16ClangTidyContextERKNS_"
-        "7tooling19CompilationDatabaseEN4llvm8ArrayRefINSt7__cxx1112basic_"
-        "stringIcSt11char_traitsIcESaIcEEEEENS7_18IntrusiveRefCntPtrINS7_"
-        "3vfs17OverlayFileSystemEEEbbNS7_9StringRefE" TORCHTIDY_QUIET_MANGLING);
+    llvm::StringRef StoreCheckProfile
+        TORCHTIDY_QUIET_PARAM) asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_"
+                                   "16ClangTidyContextERKNS_"
+                                   "7tooling19CompilationDatabaseEN4llvm8ArrayR"
+                                   "efINSt7__cxx1112basic_"
+                                   "stringIcSt11char_traitsIcESaIcEEEEENS7_"
+                                   "18IntrusiveRefCntPtrINS7_"
+                                   "3vfs17OverlayFileSystemEEEbbNS7_"
+                                   "9StringRefE" TORCHTIDY_QUIET_MANGLING);
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,

@@ -35,7 +35,8 @@ parseDirective(llvm::StringRef Line) {
     return std::nullopt;
   L = L.ltrim();
   size_t NameEnd = L.find_first_of(" \t<\"");
-  return std::make_pair(L.take_front(NameEnd), L.drop_front(std::min(NameEnd, L.size())).trim());
+  return std::make_pair(L.take_front(NameEnd),
+                        L.drop_front(std::min(NameEnd, L.size())).trim());
 }
 
 bool blankOrLineComment(llvm::StringRef Rest) {
@@ -108,7 +109,8 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Source) {
       Guard = GuardDefined;
       continue;
     }
-    if (Name == "endif" && Guard == GuardDefined && blankOrLineComment(Operand)) {
+    if (Name == "endif" && Guard == GuardDefined &&
+        blankOrLineComment(Operand)) {
       GuardClosed = true;
       continue;
     }
@@ -190,7 +192,7 @@ std::string PreambleManifest::serialize() const {
   std::string S;
   llvm::raw_string_ostream OS(S);
   OS << ManifestMagic << "\nstatus "
-     << (Status == Usable           ? "usable"
+     << (Status == Usable             ? "usable"
          : Status == ReadsUserHeaders ? "user-headers"
                                       : "failed")
      << "\n";
@@ -466,13 +468,13 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   }
   QuoteDirs.insert(QuoteDirs.end(), IDirs.begin(), IDirs.end());
   const std::string Self = normalized(*Cwd, File);
-  std::string Includes = systemPreamble(
-      Self, (*Buf)->getBuffer(), QuoteDirs,
-      [&](llvm::StringRef Path) -> std::optional<std::string> {
-        if (auto B = FS->getBufferForFile(Path))
-          return (*B)->getBuffer().str();
-        return std::nullopt;
-      });
+  std::string Includes =
+      systemPreamble(Self, (*Buf)->getBuffer(), QuoteDirs,
+                     [&](llvm::StringRef Path) -> std::optional<std::string> {
+                       if (auto B = FS->getBufferForFile(Path))
+                         return (*B)->getBuffer().str();
+                       return std::nullopt;
+                     });
   if (Includes.empty()) {
     log(File, "no leading system includes");
     return Args;

@@ -141,9 +141,9 @@ int runProject(ProjectOptions O) {
       for (const std::string &F : Files)
         InFiles |= isChangedFile({{Name, Ranges}}, F);
       llvm::StringRef Ext = llvm::sys::path::extension(Name);
-      HeaderChanged |= !InFiles && (Ext == ".h" || Ext == ".hpp" ||
-                                    Ext == ".hh" || Ext == ".hxx" ||
-                                    Ext == ".cuh" || Ext == ".inl");
+      HeaderChanged |=
+          !InFiles && (Ext == ".h" || Ext == ".hpp" || Ext == ".hh" ||
+                       Ext == ".hxx" || Ext == ".cuh" || Ext == ".inl");
     }
     if (!HeaderChanged) {
       std::vector<std::string> Kept;
@@ -222,8 +222,8 @@ int runProject(ProjectOptions O) {
       if (!J.Started || J.Finished)
         continue;
       std::string Error;
-      llvm::sys::ProcessInfo R = llvm::sys::Wait(J.Process, 0, &Error,
-                                                 nullptr, /*Polling=*/true);
+      llvm::sys::ProcessInfo R =
+          llvm::sys::Wait(J.Process, 0, &Error, nullptr, /*Polling=*/true);
       if (R.Pid != J.Process.Pid)
         continue;
       J.Finished = true;
@@ -316,8 +316,8 @@ int runProject(ProjectOptions O) {
       ++ByCheck[D.DiagnosticName];
       ++Total;
     }
-  Err << "torch-tidy: " << Jobs.size() << " file" << (Jobs.size() == 1 ? "" : "s")
-      << " analysed";
+  Err << "torch-tidy: " << Jobs.size() << " file"
+      << (Jobs.size() == 1 ? "" : "s") << " analysed";
   if (O.ShardCount > 1)
     Err << " (shard " << O.ShardIndex << "/" << O.ShardCount << " of "
         << InDatabase << ")";

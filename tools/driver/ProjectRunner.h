@@ -23,18 +23,18 @@ namespace torchtidy::driver {
 enum ExitStatus { ExitClean = 0, ExitFindingsAsErrors = 1, ExitFailure = 2 };
 
 struct ProjectOptions {
-  std::string Self;                       ///< this executable
-  std::string BuildPath;                  ///< -p
-  std::vector<std::string> Files;         ///< explicit files, else the DB's
-  std::vector<std::string> TidyArgs;      ///< passed to every worker
-  std::vector<std::string> CompilerArgs;  ///< "--" and what follows
+  std::string Self;                      ///< this executable
+  std::string BuildPath;                 ///< -p
+  std::vector<std::string> Files;        ///< explicit files, else the DB's
+  std::vector<std::string> TidyArgs;     ///< passed to every worker
+  std::vector<std::string> CompilerArgs; ///< "--" and what follows
   unsigned Jobs = 1;
-  unsigned ShardIndex = 1, ShardCount = 1;  ///< --shard=i/n, 1-based
-  std::optional<ChangedLineMap> Changed;  ///< --changed-lines
-  std::string ExportFixes;                ///< the user's --export-fixes
-  std::string Sarif;                      ///< --sarif
+  unsigned ShardIndex = 1, ShardCount = 1; ///< --shard=i/n, 1-based
+  std::optional<ChangedLineMap> Changed;   ///< --changed-lines
+  std::string ExportFixes;                 ///< the user's --export-fixes
+  std::string Sarif;                       ///< --sarif
   std::string SarifDocsBase;
-  std::string SourceRoot;                 ///< for relative SARIF paths
+  std::string SourceRoot; ///< for relative SARIF paths
   bool Progress = false;
 };
 

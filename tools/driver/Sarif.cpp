@@ -41,7 +41,8 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "through register_module."},
   };
   auto It = Summaries.find(Check);
-  return It == Summaries.end() ? llvm::StringRef() : llvm::StringRef(It->second);
+  return It == Summaries.end() ? llvm::StringRef()
+                               : llvm::StringRef(It->second);
 }
 
 namespace {
@@ -85,7 +86,8 @@ private:
 class SarifBuilder {
 public:
   explicit SarifBuilder(const SarifOptions &O) : Opts(O) {
-    if (!Opts.SourceRoot.empty() && !llvm::StringRef(Opts.SourceRoot).ends_with("/"))
+    if (!Opts.SourceRoot.empty() &&
+        !llvm::StringRef(Opts.SourceRoot).ends_with("/"))
       Opts.SourceRoot += '/';
   }
 
@@ -104,10 +106,9 @@ public:
     if (!Opts.SourceRoot.empty())
       Run["originalUriBaseIds"] =
           Object{{"%SRCROOT%", Object{{"uri", fileURI(Opts.SourceRoot)}}}};
-    return Object{
-        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-        {"version", "2.1.0"},
-        {"runs", Array{std::move(Run)}}};
+    return Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                  {"version", "2.1.0"},
+                  {"runs", Array{std::move(Run)}}};
   }
 
 private:
@@ -159,7 +160,8 @@ private:
                   {"region", region(M.FilePath, M.FileOffset)}};
   }
 
-  unsigned ruleIndex(llvm::StringRef Check, clang::tooling::Diagnostic::Level L) {
+  unsigned ruleIndex(llvm::StringRef Check,
+                     clang::tooling::Diagnostic::Level L) {
     auto It = RuleIndex.find(Check);
     if (It != RuleIndex.end())
       return It->second;
@@ -184,8 +186,8 @@ private:
     Rule["shortDescription"] = Object{{"text", Help}};
     Rule["help"] = Object{{"text", Help}};
     Rule["defaultConfiguration"] =
-        Object{{"level", L == clang::tooling::Diagnostic::Error ? "error"
-                                                                : "warning"}};
+        Object{{"level",
+                L == clang::tooling::Diagnostic::Error ? "error" : "warning"}};
     unsigned Index = Rules.size();
     Rules.push_back(std::move(Rule));
     RuleIndex[Check] = Index;
@@ -194,11 +196,10 @@ private:
 
   Value result(const clang::tooling::Diagnostic &D) {
     const auto &M = D.Message;
-    const char *Level = D.DiagLevel == clang::tooling::Diagnostic::Error
-                            ? "error"
-                            : D.DiagLevel == clang::tooling::Diagnostic::Remark
-                                  ? "note"
-                                  : "warning";
+    const char *Level =
+        D.DiagLevel == clang::tooling::Diagnostic::Error    ? "error"
+        : D.DiagLevel == clang::tooling::Diagnostic::Remark ? "note"
+                                                            : "warning";
     Object R{{"ruleId", D.DiagnosticName},
              {"ruleIndex", ruleIndex(D.DiagnosticName, D.DiagLevel)},
              {"level", Level},
@@ -221,20 +222,21 @@ private:
       Array Reps;
       for (const clang::tooling::Replacement &Rep : Replacements) {
         std::string Path = Rep.getFilePath().str();
-        Reps.push_back(Object{
-            {"deletedRegion",
-             region(Path, Rep.getOffset(), Rep.getOffset() + Rep.getLength())},
-            {"insertedContent",
-             Object{{"text", Rep.getReplacementText().str()}}}});
+        Reps.push_back(
+            Object{{"deletedRegion", region(Path, Rep.getOffset(),
+                                            Rep.getOffset() + Rep.getLength())},
+                   {"insertedContent",
+                    Object{{"text", Rep.getReplacementText().str()}}}});
       }
       if (!Reps.empty())
         Changes.push_back(Object{{"artifactLocation", artifactLocation(File)},
                                  {"replacements", std::move(Reps)}});
     }
     if (!Changes.empty())
-      R["fixes"] = Array{Object{
-          {"description", Object{{"text", "Apply the fix-it of " + D.DiagnosticName}}},
-          {"artifactChanges", std::move(Changes)}}};
+      R["fixes"] = Array{
+          Object{{"description",
+                  Object{{"text", "Apply the fix-it of " + D.DiagnosticName}}},
+                 {"artifactChanges", std::move(Changes)}}};
     return R;
   }
 

@@ -10,7 +10,8 @@
 //   --sarif=out.sarif          SARIF 2.1.0 of all diagnostics
 //   --sarif-docs-base=URL      where the libtorch checks' pages are
 //   --progress/--no-progress   progress line (default: on a terminal)
-//   --cache-dir=DIR            preamble cache (default: <-p dir>/torch-tidy-cache)
+//   --cache-dir=DIR            preamble cache (default: <-p
+//   dir>/torch-tidy-cache)
 //   --no-preamble-cache        parse every file's includes
 //   --full-traversal           let the checks visit the system headers' AST
 //   --cache-verbose            say what the preamble cache does for each file
@@ -123,8 +124,8 @@ int main(int OrigArgc, const char **OrigArgv) {
   const char **argv = ArgvStorage.data();
 
   ProjectOptions O;
-  O.Self = llvm::sys::fs::getMainExecutable(
-      argv[0], reinterpret_cast<void *>(&main));
+  O.Self = llvm::sys::fs::getMainExecutable(argv[0],
+                                            reinterpret_cast<void *>(&main));
   bool Extended = false, Informational = false, Fix = false;
   std::optional<std::string> ChangedLinesFrom;
   std::optional<bool> Progress;
@@ -158,7 +159,8 @@ int main(int OrigArgc, const char **OrigArgv) {
     std::string V;
     if (A == "-j" || A.starts_with("-j") || Value("jobs", V)) {
       if (V.empty())
-        V = A == "-j" ? (I + 1 < argc ? argv[++I] : "") : A.drop_front(2).ltrim('=').str();
+        V = A == "-j" ? (I + 1 < argc ? argv[++I] : "")
+                      : A.drop_front(2).ltrim('=').str();
       if (llvm::StringRef(V).getAsInteger(10, Jobs) || Jobs == 0)
         return usage("-j needs a positive number of jobs, not '" + V + "'");
       Extended = true;
@@ -166,8 +168,9 @@ int main(int OrigArgc, const char **OrigArgv) {
     }
     if (Value("shard", V)) {
       auto [IS, NS] = llvm::StringRef(V).split('/');
-      if (IS.getAsInteger(10, O.ShardIndex) || NS.getAsInteger(10, O.ShardCount) ||
-          O.ShardCount == 0 || O.ShardIndex == 0 || O.ShardIndex > O.ShardCount)
+      if (IS.getAsInteger(10, O.ShardIndex) ||
+          NS.getAsInteger(10, O.ShardCount) || O.ShardCount == 0 ||
+          O.ShardIndex == 0 || O.ShardIndex > O.ShardCount)
         return usage("--shard needs i/n with 1 <= i <= n, not '" + V + "'");
       Extended = true;
       continue;
@@ -204,8 +207,8 @@ int main(int OrigArgc, const char **OrigArgv) {
       O.TidyArgs.push_back("-p=" + V);
       continue;
     }
-    if (A == "--fix" || A == "-fix" || A == "--fix-errors" || A == "-fix-errors" ||
-        A == "--fix-notes" || A == "-fix-notes")
+    if (A == "--fix" || A == "-fix" || A == "--fix-errors" ||
+        A == "-fix-errors" || A == "--fix-notes" || A == "-fix-notes")
       Fix = true;
     if (A.starts_with("-")) {
       Informational |= isInformational(A.split('=').first);
@@ -217,7 +220,8 @@ int main(int OrigArgc, const char **OrigArgv) {
     Files.push_back(A.str());
   }
 
-  const bool ProjectMode = Files.empty() && !O.BuildPath.empty() && !Informational;
+  const bool ProjectMode =
+      Files.empty() && !O.BuildPath.empty() && !Informational;
   if (NoCache) {
     fastRunOptions().CacheDir.clear();
   } else if (fastRunOptions().CacheDir.empty() && !O.BuildPath.empty()) {
@@ -236,8 +240,9 @@ int main(int OrigArgc, const char **OrigArgv) {
   }
 
   if (ChangedLinesFrom) {
-    auto Buf = *ChangedLinesFrom == "-" ? llvm::MemoryBuffer::getSTDIN()
-                                        : llvm::MemoryBuffer::getFile(*ChangedLinesFrom);
+    auto Buf = *ChangedLinesFrom == "-"
+                   ? llvm::MemoryBuffer::getSTDIN()
+                   : llvm::MemoryBuffer::getFile(*ChangedLinesFrom);
     if (!Buf)
       return usage("cannot read the diff '" + *ChangedLinesFrom +
                    "': " + Buf.getError().message());
@@ -266,7 +271,8 @@ int main(int OrigArgc, const char **OrigArgv) {
     llvm::errs() << "torch-tidy: --fix runs one file at a time (-j1)\n";
     O.Jobs = 1;
   }
-  O.Progress = Progress ? *Progress : llvm::sys::Process::StandardErrIsDisplayed();
+  O.Progress =
+      Progress ? *Progress : llvm::sys::Process::StandardErrIsDisplayed();
   llvm::SmallString<256> Cwd;
   if (!llvm::sys::fs::current_path(Cwd))
     O.SourceRoot = std::string(Cwd);

@@ -52,8 +52,8 @@ static llvm::StringRef methodName(const CXXMethodDecl *MD) {
 static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
   llvm::StringRef Name = methodName(MD);
   for (const HookEntry &H : Hooks)
-    if (H.Method == Name && hasQualifiedName(MD->getParent(), H.Base,
-                                             H.Namespaces))
+    if (H.Method == Name &&
+        hasQualifiedName(MD->getParent(), H.Base, H.Namespaces))
       return {H.Base, H.Method};
   return {};
 }
@@ -106,7 +106,8 @@ static const CXXRecordDecl *recordOf(QualType T) {
 static bool isDeviceTypeEnum(QualType T) {
   if (T.isNull())
     return false;
-  const auto *ET = T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  const auto *ET =
+      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
   return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
 }
 
@@ -333,10 +334,10 @@ static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
 static DeviceClass deviceArgument(const CallExpr *Call,
                                   const FunctionDecl *FD) {
   DeviceClass Best = DeviceClass::NotADevice;
-  unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
-                            isa<CXXMethodDecl>(FD) ? 1 : 0;
-  for (unsigned I = 0; I < FD->getNumParams() && I + Offset < Call->getNumArgs();
-       ++I) {
+  unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = 0;
+       I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
     if (!carriesDevice(FD->getParamDecl(I)->getType()))
       continue;
     const Expr *Arg = Call->getArg(I + Offset);
@@ -377,8 +378,7 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
   if (!FD)
     return std::nullopt;
 
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      MD && !MD->isStatic()) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
     if (!isTensorMethod(MD))
       return std::nullopt;
     llvm::StringRef N = methodName(MD);
@@ -474,15 +474,15 @@ static const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
 
-static void collectCudaAssignments(
-    const Stmt *S, const CXXRecordDecl *RD,
-    llvm::DenseMap<const FieldDecl *, const Expr *> &Out) {
+static void
+collectCudaAssignments(const Stmt *S, const CXXRecordDecl *RD,
+                       llvm::DenseMap<const FieldDecl *, const Expr *> &Out) {
   if (!S)
     return;
   const Expr *Value = nullptr;
   if (const FieldDecl *F = assignedField(S, &Value))
-    if (F->getParent() == RD && isTensorType(F->getType()) &&
-        !Out.count(F) && isCudaTensorExpr(Value, 0))
+    if (F->getParent() == RD && isTensorType(F->getType()) && !Out.count(F) &&
+        isCudaTensorExpr(Value, 0))
       Out[F] = strip(Value);
   for (const Stmt *Child : S->children())
     collectCudaAssignments(Child, RD, Out);
@@ -532,7 +532,8 @@ static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
       Def->isDependentContext() || isa<CXXDestructorDecl>(Def))
     return nullptr;
   // A lambda's body is scanned as part of the function that writes it.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && isLambdaCallOperator(MD))
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && isLambdaCallOperator(MD))
     return nullptr;
   const SourceManager &SM = Def->getASTContext().getSourceManager();
   if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))

@@ -122,7 +122,8 @@ bool isDeviceClass(QualType T) {
 bool isDeviceTypeEnum(QualType T) {
   if (T.isNull())
     return false;
-  const auto *ET = T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  const auto *ET =
+      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
   return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
 }
 
@@ -163,7 +164,8 @@ const Expr *strip(const Expr *E) {
   for (unsigned Guard = 0; E && Guard < 32; ++Guard) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
-      if (!FC->getConversionFunction() || isa<CXXConstructorDecl>(FC->getConversionFunction()))
+      if (!FC->getConversionFunction() ||
+          isa<CXXConstructorDecl>(FC->getConversionFunction()))
         Next = FC->getSubExpr();
     // Copies and moves of the same kind of value.
     if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
@@ -494,7 +496,8 @@ private:
                : DeviceFact::unknown();
       break;
     case ValueKind::Options:
-      F = Init ? evalOptions(Init, St) : DeviceFact::make(DeviceFact::NoDevice, VD->getInit());
+      F = Init ? evalOptions(Init, St)
+               : DeviceFact::make(DeviceFact::NoDevice, VD->getInit());
       break;
     case ValueKind::Module:
       F = Init ? evalModuleInit(Init, St) : DeviceFact::unknown();
@@ -572,7 +575,8 @@ private:
     const bool Keep = Old.K == DeviceFact::CPU || Old.K == DeviceFact::CUDA;
     llvm::SmallVector<const ValueDecl *, 4> Drop;
     for (auto &[Other, F] : St) {
-      if (F.Ref != D || (F.K != DeviceFact::SameAs && F.K != DeviceFact::DeviceOf))
+      if (F.Ref != D ||
+          (F.K != DeviceFact::SameAs && F.K != DeviceFact::DeviceOf))
         continue;
       if (Keep) {
         DeviceFact N = Old;
@@ -671,14 +675,16 @@ private:
 
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && !MD->isStatic() && isTensorMethod(MD)) {
-      const Expr *Obj = isa<CXXMemberCallExpr>(Call)
-                            ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
-                            : Call->getArg(0);
+      const Expr *Obj =
+          isa<CXXMemberCallExpr>(Call)
+              ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
+              : Call->getArg(0);
       unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
       if (Name == "cuda")
         return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
       if (Name == "cpu") {
-        DeviceFact F = DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
+        DeviceFact F =
+            DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
         F.ZeroDim = eval(Obj, St, Depth + 1).ZeroDim;
         return F;
       }
@@ -870,8 +876,9 @@ private:
         F.ZeroDim = false;
         return F;
       }
-      if (!MD || !(hasQualifiedName(MD->getParent(), "TensorOptions", {"c10"}) ||
-                   hasQualifiedName(MD->getParent(), "TensorOptions", {"at"})))
+      if (!MD ||
+          !(hasQualifiedName(MD->getParent(), "TensorOptions", {"c10"}) ||
+            hasQualifiedName(MD->getParent(), "TensorOptions", {"at"})))
         return DeviceFact::unknown();
       const Expr *Obj = MC->getImplicitObjectArgument();
       if (Name == "device" && MC->getNumArgs() >= 1) {
@@ -942,8 +949,8 @@ private:
     IndexSiteFacts R;
     R.Call = Call;
     R.Site = *Site;
-    R.Source = Site->Module ? moduleDevice(Site->Module, St)
-                            : eval(Site->Source, St);
+    R.Source =
+        Site->Module ? moduleDevice(Site->Module, St) : eval(Site->Source, St);
     R.Index = eval(Site->Index, St);
     R.Mismatch = classifyIndexDevices(Site->K, R.Source, R.Index);
     Sites->push_back(R);

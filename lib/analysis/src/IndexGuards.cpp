@@ -52,7 +52,8 @@ bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
 const Expr *valuePreservingOperand(const Expr *E) {
   E = skipImplicit(E);
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    if (isStdFunction(Call->getDirectCallee(), "move") && Call->getNumArgs() == 1)
+    if (isStdFunction(Call->getDirectCallee(), "move") &&
+        Call->getNumArgs() == 1)
       return Call->getArg(0);
   }
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
@@ -61,15 +62,13 @@ const Expr *valuePreservingOperand(const Expr *E) {
   const auto *MD = MC->getMethodDecl();
   if (!isTensorMethod(MD) || !MD->getIdentifier())
     return nullptr;
-  bool Keeps = llvm::StringSwitch<bool>(MD->getName())
-                   .Cases("to", "cuda", "cpu", "view", "reshape", "flatten",
-                          true)
-                   .Cases("squeeze", "unsqueeze", "contiguous", "clone",
-                          "detach", true)
-                   .Cases("t", "expand", "view_as", "reshape_as", "expand_as",
-                          true)
-                   .Cases("pin_memory", "long", "int", "toType", true)
-                   .Default(false);
+  bool Keeps =
+      llvm::StringSwitch<bool>(MD->getName())
+          .Cases("to", "cuda", "cpu", "view", "reshape", "flatten", true)
+          .Cases("squeeze", "unsqueeze", "contiguous", "clone", "detach", true)
+          .Cases("t", "expand", "view_as", "reshape_as", "expand_as", true)
+          .Cases("pin_memory", "long", "int", "toType", true)
+          .Default(false);
   return Keeps ? MC->getImplicitObjectArgument() : nullptr;
 }
 
@@ -329,7 +328,8 @@ literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
 namespace {
 
 /// Rows of `torch::nn::Embedding(100, 64)`, `Embedding(EmbeddingOptions(100,
-/// 64))`, `register_module("e", Embedding(...))`, `std::make_shared<EmbeddingImpl>(100, 64)`.
+/// 64))`, `register_module("e", Embedding(...))`,
+/// `std::make_shared<EmbeddingImpl>(100, 64)`.
 std::optional<std::pair<int64_t, const Expr *>>
 rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > 4)
@@ -361,9 +361,9 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
     Impl = RD;
   const bool IsTable =
       hasQualifiedName(Impl, "EmbeddingImpl", {"torch", "nn"}) ||
-                 hasQualifiedName(Impl, "EmbeddingBagImpl", {"torch", "nn"}) ||
-                 hasQualifiedName(RD, "EmbeddingOptions", {"torch", "nn"}) ||
-                 hasQualifiedName(RD, "EmbeddingBagOptions", {"torch", "nn"});
+      hasQualifiedName(Impl, "EmbeddingBagImpl", {"torch", "nn"}) ||
+      hasQualifiedName(RD, "EmbeddingOptions", {"torch", "nn"}) ||
+      hasQualifiedName(RD, "EmbeddingBagOptions", {"torch", "nn"});
   if (!IsTable)
     return std::nullopt;
   const Expr *First = Ctor->getArg(0);
@@ -554,7 +554,8 @@ struct IndexGuardFinder::Impl {
           addEvent(B, {Event::Write, IndexVar{VD, nullptr}, Index, S});
           if (const Expr *Init = VD->getInit()) {
             // `torch::Tensor ids;` defines nothing.
-            const auto *Ctor = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+            const auto *Ctor =
+                dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
             if (!(Ctor && Ctor->getNumArgs() == 0))
               Definitions[VD].push_back({Init, Point{B, Index}});
           }
@@ -578,8 +579,7 @@ struct IndexGuardFinder::Impl {
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
       if (Op->isAssignmentOp() && Op->getNumArgs() == 2) {
-        Assignment(Op->getArg(0), Op->getArg(1),
-                   Op->getOperator() == OO_Equal);
+        Assignment(Op->getArg(0), Op->getArg(1), Op->getOperator() == OO_Equal);
         return;
       }
     }
@@ -616,7 +616,8 @@ struct IndexGuardFinder::Impl {
       if (!V)
         continue;
       QualType PT = Callee->getParamDecl(ParamIndex)->getType();
-      if (isMutableTensorRef(PT) && directVariable(Arg) && !isTorchFunction(Callee))
+      if (isMutableTensorRef(PT) && directVariable(Arg) &&
+          !isTorchFunction(Callee))
         addEvent(B, {Event::Write, *V, Index, S});
       if (Owner.callGuardsArgument(Callee, ParamIndex, Depth + 1))
         addEvent(B, {Event::Guard, *V, Index, S});
@@ -631,9 +632,8 @@ struct IndexGuardFinder::Impl {
 
   /// Blocks reachable from \p From (forwards or backwards), never entering
   /// \p Stop.
-  llvm::DenseSet<const CFGBlock *> reach(const CFGBlock *From,
-                                         const CFGBlock *Stop,
-                                         bool Forward) const {
+  llvm::DenseSet<const CFGBlock *>
+  reach(const CFGBlock *From, const CFGBlock *Stop, bool Forward) const {
     llvm::DenseSet<const CFGBlock *> Seen;
     llvm::SmallVector<const CFGBlock *, 16> Work;
     auto Push = [&](const CFGBlock *B) {
@@ -666,9 +666,8 @@ struct IndexGuardFinder::Impl {
       return false;
     };
     if (G.Block == U.Block)
-      return Writes(G.Block, [&](unsigned I) {
-        return I >= G.Index && I < U.Index;
-      });
+      return Writes(G.Block,
+                    [&](unsigned I) { return I >= G.Index && I < U.Index; });
     if (Writes(G.Block, [&](unsigned I) { return I >= G.Index; }))
       return true;
     auto Fwd = reach(G.Block, G.Block, /*Forward=*/true);
@@ -822,9 +821,9 @@ struct IndexGuardFinder::Impl {
           Result = worst(Result, classifyExpr(Part, P));
         return Result;
       }
-      return make(IndexOrigin::Unsafe, Name == "from_blob"
-                                            ? IndexOrigin::CallResult
-                                            : IndexOrigin::Computed,
+      return make(IndexOrigin::Unsafe,
+                  Name == "from_blob" ? IndexOrigin::CallResult
+                                      : IndexOrigin::Computed,
                   Call, nullptr, Name.str());
     }
     // Tensor arithmetic: `ids + 1`.

@@ -92,7 +92,8 @@ static bool isRegistrationExprAt(const Expr *E, unsigned Depth);
 
 /// The `return` statements of \p S, not those of lambdas inside it; false
 /// when there are too many to look at.
-static bool collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out,
+static bool collectReturns(const Stmt *S,
+                           llvm::SmallVectorImpl<const ReturnStmt *> &Out,
                            unsigned Depth = 0) {
   if (!S)
     return true;
@@ -442,8 +443,7 @@ private:
       if (const auto *MD = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl()))
         follow(MD);
       else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(ND))
-        if (const auto *TMD =
-                dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl()))
+        if (const auto *TMD = dyn_cast<CXXMethodDecl>(FTD->getTemplatedDecl()))
           follow(TMD);
   }
 

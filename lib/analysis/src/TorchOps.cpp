@@ -123,8 +123,8 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     // t[idx] with a tensor index.
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-    if (!isTensorMethod(MD) || Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2 ||
-        !isTensorType(Op->getArg(1)->getType()))
+    if (!isTensorMethod(MD) || Op->getOperator() != OO_Subscript ||
+        Op->getNumArgs() != 2 || !isTensorType(Op->getArg(1)->getType()))
       return std::nullopt;
     Site.K = IndexOpSite::AdvancedIndex;
     Site.Name = "operator[]";
@@ -150,9 +150,9 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
     }
     return FreeIndex < Call->getNumArgs() ? Call->getArg(FreeIndex) : nullptr;
   };
-  const bool Functional = !Method && FD->getDeclContext()->isNamespace() &&
-                          cast<NamespaceDecl>(FD->getDeclContext())
-                                  ->getName() == "functional";
+  const bool Functional =
+      !Method && FD->getDeclContext()->isNamespace() &&
+      cast<NamespaceDecl>(FD->getDeclContext())->getName() == "functional";
 
   using K = IndexOpSite;
   std::optional<std::pair<K::Kind, unsigned>> Shape =
@@ -181,8 +181,8 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
       Index = singleListElement(Index);
     }
     Site.Index = Index;
-    if (!Site.Source || (!Site.Index && Site.K != K::IndexPut &&
-                         Site.K != K::AdvancedIndex))
+    if (!Site.Source ||
+        (!Site.Index && Site.K != K::IndexPut && Site.K != K::AdvancedIndex))
       return std::nullopt;
     return Site;
   }

@@ -16,21 +16,24 @@ constexpr int64_t kBound = 50000;
 
 /// Device buffers of n in-range indices and a copy destination.
 struct Buffers {
-  void* src = nullptr;
-  void* dst = nullptr;
+  void *src = nullptr;
+  void *dst = nullptr;
   std::size_t bytes = 0;
   bool ok = false;
   Buffers(int64_t n, std::size_t elementBytes) : bytes(n * elementBytes) {
-    if (cudaMalloc(&src, bytes) != cudaSuccess || cudaMalloc(&dst, bytes) != cudaSuccess)
+    if (cudaMalloc(&src, bytes) != cudaSuccess ||
+        cudaMalloc(&dst, bytes) != cudaSuccess)
       return;
     std::vector<int64_t> host(static_cast<std::size_t>(n));
     for (int64_t i = 0; i < n; ++i)
       host[static_cast<std::size_t>(i)] = (i * 7919) % kBound;
     if (elementBytes == 4) {
       std::vector<int32_t> narrow(host.begin(), host.end());
-      ok = cudaMemcpy(src, narrow.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+      ok = cudaMemcpy(src, narrow.data(), bytes, cudaMemcpyHostToDevice) ==
+           cudaSuccess;
     } else {
-      ok = cudaMemcpy(src, host.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+      ok = cudaMemcpy(src, host.data(), bytes, cudaMemcpyHostToDevice) ==
+           cudaSuccess;
     }
   }
   ~Buffers() {
@@ -39,7 +42,7 @@ struct Buffers {
   }
 };
 
-bool skipWithoutGpu(benchmark::State& state) {
+bool skipWithoutGpu(benchmark::State &state) {
   if (torchtidy::cuda::deviceAvailable())
     return false;
   state.SkipWithError("no CUDA device");
@@ -48,7 +51,7 @@ bool skipWithoutGpu(benchmark::State& state) {
 
 /// Times `launch` with events on the default stream: device time only.
 template <typename F>
-void timeOnDevice(benchmark::State& state, std::size_t bytes, F&& launch) {
+void timeOnDevice(benchmark::State &state, std::size_t bytes, F &&launch) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
@@ -70,19 +73,20 @@ void timeOnDevice(benchmark::State& state, std::size_t bytes, F&& launch) {
   cudaEventDestroy(stop);
 }
 
-void BM_CudaDeviceCopy(benchmark::State& state) {
+void BM_CudaDeviceCopy(benchmark::State &state) {
   if (skipWithoutGpu(state))
     return;
   Buffers b(state.range(0), 8);
   if (!b.ok)
     return state.SkipWithError("allocation failed");
   timeOnDevice(state, b.bytes, [&] {
-    return cudaMemcpyAsync(b.dst, b.src, b.bytes, cudaMemcpyDeviceToDevice, nullptr);
+    return cudaMemcpyAsync(b.dst, b.src, b.bytes, cudaMemcpyDeviceToDevice,
+                           nullptr);
   });
 }
 
 /// The kernel alone: the deferred entry point launches without waiting.
-template <IndexType Type> void BM_CudaCheckKernel(benchmark::State& state) {
+template <IndexType Type> void BM_CudaCheckKernel(benchmark::State &state) {
   if (skipWithoutGpu(state))
     return;
   const std::size_t elementBytes = Type == IndexType::Int32 ? 4 : 8;
@@ -96,7 +100,7 @@ template <IndexType Type> void BM_CudaCheckKernel(benchmark::State& state) {
 }
 
 /// What a sync-mode check costs the caller: launch, wait, read the record.
-template <IndexType Type> void BM_CudaCheckSync(benchmark::State& state) {
+template <IndexType Type> void BM_CudaCheckSync(benchmark::State &state) {
   if (skipWithoutGpu(state))
     return;
   const std::size_t elementBytes = Type == IndexType::Int32 ? 4 : 8;
@@ -105,8 +109,9 @@ template <IndexType Type> void BM_CudaCheckSync(benchmark::State& state) {
     return state.SkipWithError("allocation failed");
   torchtidy::cuda::IndexRangeResult r;
   for (auto _ : state) {
-    if (torchtidy::cuda::checkIndexRange(b.src, Type, state.range(0), kBound, nullptr,
-                                         &r) != cudaSuccess || r.badCount != 0) {
+    if (torchtidy::cuda::checkIndexRange(b.src, Type, state.range(0), kBound,
+                                         nullptr, &r) != cudaSuccess ||
+        r.badCount != 0) {
       state.SkipWithError("check failed");
       break;
     }
@@ -117,11 +122,24 @@ template <IndexType Type> void BM_CudaCheckSync(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(BM_CudaDeviceCopy)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 26)->UseManualTime();
+BENCHMARK(BM_CudaDeviceCopy)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20)
+    ->Arg(1 << 26)
+    ->UseManualTime();
 BENCHMARK_TEMPLATE(BM_CudaCheckKernel, IndexType::Int64)
-    ->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 26)->UseManualTime();
+    ->Arg(1 << 16)
+    ->Arg(1 << 20)
+    ->Arg(1 << 26)
+    ->UseManualTime();
 BENCHMARK_TEMPLATE(BM_CudaCheckKernel, IndexType::Int32)
-    ->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 26)->UseManualTime();
-BENCHMARK_TEMPLATE(BM_CudaCheckSync, IndexType::Int64)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 26);
+    ->Arg(1 << 16)
+    ->Arg(1 << 20)
+    ->Arg(1 << 26)
+    ->UseManualTime();
+BENCHMARK_TEMPLATE(BM_CudaCheckSync, IndexType::Int64)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20)
+    ->Arg(1 << 26);
 
 BENCHMARK_MAIN();

@@ -7,8 +7,8 @@ namespace torchtidy {
 
 namespace {
 
-void requireDefined(const at::Tensor& tensor, const Site& site,
-                    const std::string& name) {
+void requireDefined(const at::Tensor &tensor, const Site &site,
+                    const std::string &name) {
   if (!tensor.defined())
     throw c10::Error(detail::sourceLocation(site),
                      detail::describeSite(site) + ": `" + name +
@@ -17,12 +17,12 @@ void requireDefined(const at::Tensor& tensor, const Site& site,
 
 } // namespace
 
-std::string detail::deviceName(const at::Tensor& tensor) {
+std::string detail::deviceName(const at::Tensor &tensor) {
   return tensor.device().str();
 }
 
-void checkSameDevice(const at::Tensor& a, const at::Tensor& b,
-                     const Site& site) {
+void checkSameDevice(const at::Tensor &a, const at::Tensor &b,
+                     const Site &site) {
   if (!detail::beginCheck(site))
     return;
   requireDefined(a, site, site.firstArg);
@@ -38,12 +38,12 @@ void checkSameDevice(const at::Tensor& a, const at::Tensor& b,
                 ".to(other.device()).");
 }
 
-void checkOnCpu(const at::Tensor& tensor, const Site& site) {
+void checkOnCpu(const at::Tensor &tensor, const Site &site) {
   detail::checkOnCpuNamed(tensor, site, nullptr);
 }
 
-void detail::checkOnCpuNamed(const at::Tensor& tensor, const Site& site,
-                             const char* member) {
+void detail::checkOnCpuNamed(const at::Tensor &tensor, const Site &site,
+                             const char *member) {
   if (!detail::beginCheck(site))
     return;
   const std::string name =

@@ -37,7 +37,8 @@ constexpr int64_t kGrainSize = 1 << 15;
 #define TORCHTIDY_SANITIZED 1
 #endif
 #endif
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(TORCHTIDY_SANITIZED)
+#if defined(__x86_64__) && defined(__has_attribute) &&                         \
+    !defined(TORCHTIDY_SANITIZED)
 #if __has_attribute(target_clones)
 #define TORCHTIDY_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
@@ -46,17 +47,17 @@ constexpr int64_t kGrainSize = 1 << 15;
 #define TORCHTIDY_CLONES
 #endif
 
-TORCHTIDY_CLONES uint32_t countBlock(const int32_t* data, int64_t n,
+TORCHTIDY_CLONES uint32_t countBlock(const int32_t *data, int64_t n,
                                      int64_t bound) {
   return range::countOutOfRange(data, n, bound);
 }
-TORCHTIDY_CLONES uint32_t countBlock(const int64_t* data, int64_t n,
+TORCHTIDY_CLONES uint32_t countBlock(const int64_t *data, int64_t n,
                                      int64_t bound) {
   return range::countOutOfRange(data, n, bound);
 }
 
 template <typename T>
-range::Summary scanChunk(const T* data, int64_t begin, int64_t end,
+range::Summary scanChunk(const T *data, int64_t begin, int64_t end,
                          int64_t bound) {
   range::Summary s;
   for (int64_t block = begin; block < end; block += kCountBlock) {
@@ -65,7 +66,8 @@ range::Summary scanChunk(const T* data, int64_t begin, int64_t end,
     if (bad == 0)
       continue;
     if (s.firstPosition == range::kNoPosition)
-      s.firstPosition = range::scan(data + block, n, block, bound).firstPosition;
+      s.firstPosition =
+          range::scan(data + block, n, block, bound).firstPosition;
     s.badCount += bad;
   }
   return s;
@@ -73,7 +75,7 @@ range::Summary scanChunk(const T* data, int64_t begin, int64_t end,
 
 /// One pass over data[0, count), parallel over chunks.
 template <typename T>
-range::Summary scanOnCpu(const T* data, int64_t count, int64_t bound) {
+range::Summary scanOnCpu(const T *data, int64_t count, int64_t bound) {
   if (count <= kGrainSize)
     return scanChunk(data, 0, count, bound);
   std::atomic<uint64_t> bad{0};
@@ -95,23 +97,24 @@ range::Summary scanOnCpu(const T* data, int64_t count, int64_t bound) {
   return out;
 }
 
-std::string argName(const Site& site) {
+std::string argName(const Site &site) {
   return std::string("`") + site.firstArg + "`";
 }
 
-void warnCopiedToCpu(const at::Tensor& index) {
+void warnCopiedToCpu(const at::Tensor &index) {
   static std::once_flag once;
   std::call_once(once, [&] {
-    std::fprintf(stderr,
-                 "torchtidy: TORCHTIDY_CHECK_INDEX copies %s indices to the CPU "
-                 "(this build has no kernel for that device)\n",
-                 index.device().str().c_str());
+    std::fprintf(
+        stderr,
+        "torchtidy: TORCHTIDY_CHECK_INDEX copies %s indices to the CPU "
+        "(this build has no kernel for that device)\n",
+        index.device().str().c_str());
   });
 }
 
 } // namespace
 
-void checkIndex(const at::Tensor& index, int64_t size, const Site& site) {
+void checkIndex(const at::Tensor &index, int64_t size, const Site &site) {
   if (!detail::beginCheck(site))
     return;
   const c10::SourceLocation where = detail::sourceLocation(site);
@@ -158,12 +161,12 @@ void checkIndex(const at::Tensor& index, int64_t size, const Site& site) {
   range::Summary found;
   int64_t firstValue = 0;
   if (dtype == at::kInt) {
-    const int32_t* data = values.data_ptr<int32_t>();
+    const int32_t *data = values.data_ptr<int32_t>();
     found = scanOnCpu(data, count, size);
     if (found.badCount)
       firstValue = data[found.firstPosition];
   } else {
-    const int64_t* data = values.data_ptr<int64_t>();
+    const int64_t *data = values.data_ptr<int64_t>();
     found = scanOnCpu(data, count, size);
     if (found.badCount)
       firstValue = data[found.firstPosition];
@@ -174,7 +177,7 @@ void checkIndex(const at::Tensor& index, int64_t size, const Site& site) {
 }
 
 #if !TORCHTIDY_TORCH_CUDA
-void detail::checkIndexOnCuda(const at::Tensor&, int64_t, const Site& site) {
+void detail::checkIndexOnCuda(const at::Tensor &, int64_t, const Site &site) {
   // builtWithTorchCuda() is false, so checkIndex never gets here.
   throw c10::Error(detail::sourceLocation(site),
                    "torchtidy: this build has no CUDA support for LibTorch");

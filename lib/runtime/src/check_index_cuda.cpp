@@ -11,8 +11,8 @@
 
 namespace torchtidy {
 
-void detail::checkIndexOnCuda(const at::Tensor& index, int64_t size,
-                              const Site& site) {
+void detail::checkIndexOnCuda(const at::Tensor &index, int64_t size,
+                              const Site &site) {
   const c10::cuda::CUDAGuard guard(index.device());
   const cudaStream_t stream =
       c10::cuda::getCurrentCUDAStream(index.device().index()).stream();
@@ -40,8 +40,8 @@ void detail::checkIndexOnCuda(const at::Tensor& index, int64_t size,
                                                 size, stream, &result);
   if (err != cudaSuccess)
     throw c10::Error(sourceLocation(site),
-                     describeSite(site) + ": the CUDA check failed: " +
-                         cudaGetErrorString(err) +
+                     describeSite(site) +
+                         ": the CUDA check failed: " + cudaGetErrorString(err) +
                          " (the error may come from earlier work on the "
                          "stream)");
   if (result.badCount)

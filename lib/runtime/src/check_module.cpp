@@ -5,8 +5,8 @@
 
 namespace torchtidy {
 
-void checkModuleDevice(const torch::nn::Module& module,
-                       const at::Tensor& tensor, const Site& site) {
+void checkModuleDevice(const torch::nn::Module &module,
+                       const at::Tensor &tensor, const Site &site) {
   if (!detail::beginCheck(site))
     return;
   if (!tensor.defined())
@@ -16,14 +16,14 @@ void checkModuleDevice(const torch::nn::Module& module,
   // A module's device is that of its parameters; a parameterless module
   // (say, only running statistics) is placed by its buffers.
   auto named = module.named_parameters(/*recurse=*/true);
-  const char* kind = "parameters";
+  const char *kind = "parameters";
   if (named.is_empty()) {
     named = module.named_buffers(/*recurse=*/true);
     kind = "buffers";
   }
-  const std::string* firstName = nullptr;
+  const std::string *firstName = nullptr;
   c10::optional<c10::Device> device;
-  for (const auto& item : named) {
+  for (const auto &item : named) {
     if (!item.value().defined())
       continue;
     if (!device) {

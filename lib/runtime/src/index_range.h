@@ -21,8 +21,12 @@ constexpr int64_t kNoPosition = INT64_MAX;
 
 /// The unsigned type of the same width as an index type.
 template <typename T> struct UnsignedOf;
-template <> struct UnsignedOf<int32_t> { using type = uint32_t; };
-template <> struct UnsignedOf<int64_t> { using type = uint64_t; };
+template <> struct UnsignedOf<int32_t> {
+  using type = uint32_t;
+};
+template <> struct UnsignedOf<int64_t> {
+  using type = uint64_t;
+};
 
 /// The bound to compare an index's unsigned image with: a value v of type T
 /// is in [0, bound) exactly when U(v) < unsignedBound<T>(bound). A negative v
@@ -56,7 +60,7 @@ TORCHTIDY_HOST_DEVICE constexpr bool inRange(T value, int64_t bound) {
 /// How many of values[0, count) are outside [0, bound). Branch-free, so the
 /// CPU loop vectorises; `count` must fit in uint32 (callers use short blocks).
 template <typename T>
-TORCHTIDY_HOST_DEVICE uint32_t countOutOfRange(const T* values, int64_t count,
+TORCHTIDY_HOST_DEVICE uint32_t countOutOfRange(const T *values, int64_t count,
                                                int64_t bound) {
   const typename UnsignedOf<T>::type ub = unsignedBound<T>(bound);
   uint32_t bad = 0;
@@ -84,7 +88,7 @@ TORCHTIDY_HOST_DEVICE inline Summary merge(Summary a, Summary b) {
 /// Scans values[0, count) whose first element sits at `basePosition` in the
 /// whole buffer.
 template <typename T>
-TORCHTIDY_HOST_DEVICE Summary scan(const T* values, int64_t count,
+TORCHTIDY_HOST_DEVICE Summary scan(const T *values, int64_t count,
                                    int64_t basePosition, int64_t bound) {
   Summary out;
   for (int64_t i = 0; i < count; ++i) {
@@ -101,11 +105,11 @@ TORCHTIDY_HOST_DEVICE Summary scan(const T* values, int64_t count,
 /// vectors of `vectorBytes`, and a scalar tail. The kernel loads the body with
 /// one wide load per vector; head and tail are a few scalars at most.
 struct VectorSplit {
-  int64_t head = 0;        ///< scalar elements before the first aligned vector
-  int64_t vectors = 0;     ///< whole vectors in the body
-  int64_t perVector = 1;   ///< elements per vector
-  int64_t tailBegin = 0;   ///< first element after the body
-  int64_t tail = 0;        ///< scalar elements after the body
+  int64_t head = 0;      ///< scalar elements before the first aligned vector
+  int64_t vectors = 0;   ///< whole vectors in the body
+  int64_t perVector = 1; ///< elements per vector
+  int64_t tailBegin = 0; ///< first element after the body
+  int64_t tail = 0;      ///< scalar elements after the body
 };
 
 /// Splits `count` elements of `elementBytes` each that start at address
@@ -127,9 +131,9 @@ TORCHTIDY_HOST_DEVICE inline VectorSplit splitForVectors(uint64_t address,
   uint64_t misalign = address % static_cast<uint64_t>(vectorBytes);
   int64_t head = misalign == 0
                      ? 0
-                     : static_cast<int64_t>((static_cast<uint64_t>(vectorBytes) -
-                                             misalign) /
-                                            static_cast<uint64_t>(elementBytes));
+                     : static_cast<int64_t>(
+                           (static_cast<uint64_t>(vectorBytes) - misalign) /
+                           static_cast<uint64_t>(elementBytes));
   if (head > count)
     head = count;
   s.head = head;

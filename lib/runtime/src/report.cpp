@@ -21,19 +21,19 @@ namespace torchtidy {
 namespace {
 
 Mode modeFromEnvironment() {
-  const char* text = std::getenv("TORCHTIDY_MODE");
+  const char *text = std::getenv("TORCHTIDY_MODE");
   if (!text || !*text)
     return Mode::Sync;
   try {
     return parseMode(text);
-  } catch (const c10::Error& e) {
+  } catch (const c10::Error &e) {
     std::fprintf(stderr, "torchtidy: %s; using sync\n",
                  e.what_without_backtrace());
     return Mode::Sync;
   }
 }
 
-std::atomic<int>& modeState() {
+std::atomic<int> &modeState() {
   static std::atomic<int> state{static_cast<int>(modeFromEnvironment())};
   return state;
 }
@@ -43,12 +43,13 @@ std::atomic<int>& modeState() {
 struct SiteRegistry {
   std::mutex mutex;
   // Keyed by the literal pointers: the same site always passes the same ones.
-  std::map<std::tuple<const char*, int, const char*, const char*>, uint32_t> ids;
+  std::map<std::tuple<const char *, int, const char *, const char *>, uint32_t>
+      ids;
   std::vector<Site> sites;
 };
 
-SiteRegistry& siteRegistry() {
-  static SiteRegistry* registry = new SiteRegistry; // used from exit handlers
+SiteRegistry &siteRegistry() {
+  static SiteRegistry *registry = new SiteRegistry; // used from exit handlers
   return *registry;
 }
 
@@ -60,8 +61,8 @@ struct DeferredQueue {
   uint64_t dropped = 0;
 };
 
-DeferredQueue& deferredQueue() {
-  static DeferredQueue* queue = new DeferredQueue; // used from exit handlers
+DeferredQueue &deferredQueue() {
+  static DeferredQueue *queue = new DeferredQueue; // used from exit handlers
   return *queue;
 }
 
@@ -98,13 +99,14 @@ std::string synchronizeDeferred() {
 #if TORCHTIDY_HAVE_CUDA_KERNELS
   const cudaError_t err = cuda::synchronizeDeferredDevices();
   if (err != cudaSuccess)
-    return std::string("waiting for the GPU failed: ") + cudaGetErrorString(err);
+    return std::string("waiting for the GPU failed: ") +
+           cudaGetErrorString(err);
 #endif
   return "";
 }
 
-std::string deferredMessage(const detail::PendingFailure& f,
-                            const Site& current) {
+std::string deferredMessage(const detail::PendingFailure &f,
+                            const Site &current) {
   const Site site = detail::siteById(f.siteId);
   std::string body = detail::indexErrorMessage(site, {}, f.position, f.value,
                                                f.bound, f.badCount, -1);
@@ -119,7 +121,7 @@ std::string deferredMessage(const detail::PendingFailure& f,
   return os.str();
 }
 
-std::vector<detail::PendingFailure> takeQueued(uint64_t* dropped) {
+std::vector<detail::PendingFailure> takeQueued(uint64_t *dropped) {
   std::lock_guard<std::mutex> lock(deferredQueue().mutex);
   std::vector<detail::PendingFailure> out;
   out.swap(deferredQueue().failures);
@@ -129,9 +131,9 @@ std::vector<detail::PendingFailure> takeQueued(uint64_t* dropped) {
 }
 
 void reportAtExit() {
-  const std::string syncError =
-      deferredLaunched.load(std::memory_order_acquire) ? synchronizeDeferred()
-                                                       : std::string();
+  const std::string syncError = deferredLaunched.load(std::memory_order_acquire)
+                                    ? synchronizeDeferred()
+                                    : std::string();
   drainMailboxIntoQueue();
   uint64_t dropped = 0;
   const std::vector<detail::PendingFailure> left = takeQueued(&dropped);
@@ -143,7 +145,7 @@ void reportAtExit() {
                "torchtidy: %zu deferred index failure(s) were not reported "
                "before exit (call torchtidy::flush() to throw them):\n",
                left.size());
-  for (const detail::PendingFailure& f : left)
+  for (const detail::PendingFailure &f : left)
     std::fprintf(stderr, "  %s\n", deferredMessage(f, atExit).c_str());
   if (dropped)
     std::fprintf(stderr, "  and %llu more lost to a full mailbox\n",
@@ -158,7 +160,7 @@ void ensureExitReport() {
 }
 
 /// "ids.size(0)" -> 0, "table.weight.size(-1)" -> -1; otherwise false.
-bool dimensionFromSizeText(const char* text, long* dimension) {
+bool dimensionFromSizeText(const char *text, long *dimension) {
   if (!text)
     return false;
   std::string s(text);
@@ -171,11 +173,11 @@ bool dimensionFromSizeText(const char* text, long* dimension) {
     return false;
   if (at != 0 && s[at - 1] != '.' && s[at - 1] != '>')
     return false;
-  const std::string number = s.substr(at + open.size(),
-                                      s.size() - 1 - (at + open.size()));
+  const std::string number =
+      s.substr(at + open.size(), s.size() - 1 - (at + open.size()));
   if (number.empty())
     return false;
-  char* end = nullptr;
+  char *end = nullptr;
   const long value = std::strtol(number.c_str(), &end, 10);
   if (*end != '\0')
     return false;
@@ -187,26 +189,31 @@ bool dimensionFromSizeText(const char* text, long* dimension) {
 
 // ---- public API ------------------------------------------------------------
 
-Mode mode() { return static_cast<Mode>(modeState().load(std::memory_order_relaxed)); }
+Mode mode() {
+  return static_cast<Mode>(modeState().load(std::memory_order_relaxed));
+}
 
-void setMode(Mode m) { modeState().store(static_cast<int>(m), std::memory_order_relaxed); }
+void setMode(Mode m) {
+  modeState().store(static_cast<int>(m), std::memory_order_relaxed);
+}
 
-Mode parseMode(const std::string& text) {
+Mode parseMode(const std::string &text) {
   std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(
+      lower.begin(), lower.end(), lower.begin(),
+      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower == "sync")
     return Mode::Sync;
   if (lower == "deferred")
     return Mode::Deferred;
   if (lower == "off")
     return Mode::Off;
-  TORCH_CHECK_VALUE(false, "TORCHTIDY_MODE must be sync, deferred or off, got '",
-                    text, "'");
+  TORCH_CHECK_VALUE(
+      false, "TORCHTIDY_MODE must be sync, deferred or off, got '", text, "'");
   return Mode::Sync; // unreachable
 }
 
-const char* modeName(Mode m) {
+const char *modeName(Mode m) {
   switch (m) {
   case Mode::Sync:
     return "sync";
@@ -221,9 +228,9 @@ const char* modeName(Mode m) {
 void flush() {
   if (!detail::deferredFailuresPossible())
     return;
-  const std::string syncError =
-      deferredLaunched.load(std::memory_order_acquire) ? synchronizeDeferred()
-                                                       : std::string();
+  const std::string syncError = deferredLaunched.load(std::memory_order_acquire)
+                                    ? synchronizeDeferred()
+                                    : std::string();
   Site here;
   here.macro = "torchtidy::flush()";
   detail::reportDeferredFailures(here);
@@ -233,7 +240,7 @@ void flush() {
 bool builtWithCudaKernels() { return TORCHTIDY_HAVE_CUDA_KERNELS != 0; }
 bool builtWithTorchCuda() { return TORCHTIDY_TORCH_CUDA != 0; }
 
-IndexOutOfRangeError::IndexOutOfRangeError(const Site& site,
+IndexOutOfRangeError::IndexOutOfRangeError(const Site &site,
                                            std::string message,
                                            int64_t position, int64_t value,
                                            int64_t bound, uint64_t badCount,
@@ -242,13 +249,13 @@ IndexOutOfRangeError::IndexOutOfRangeError(const Site& site,
       site_(site), position_(position), value_(value), bound_(bound),
       badCount_(badCount), deferred_(deferred) {}
 
-DeviceMismatchError::DeviceMismatchError(const Site& site, std::string message)
+DeviceMismatchError::DeviceMismatchError(const Site &site, std::string message)
     : c10::Error(detail::sourceLocation(site), std::move(message)),
       site_(site) {}
 
 namespace detail {
 
-std::string describeSite(const Site& site) {
+std::string describeSite(const Site &site) {
   std::ostringstream os;
   os << site.macro << "(" << site.firstArg;
   if (site.secondArg && *site.secondArg)
@@ -258,15 +265,16 @@ std::string describeSite(const Site& site) {
   return os.str();
 }
 
-c10::SourceLocation sourceLocation(const Site& site) {
+c10::SourceLocation sourceLocation(const Site &site) {
   return c10::SourceLocation{site.function, site.file,
                              static_cast<uint32_t>(site.line)};
 }
 
-uint32_t siteId(const Site& site) {
-  SiteRegistry& r = siteRegistry();
+uint32_t siteId(const Site &site) {
+  SiteRegistry &r = siteRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  const auto key = std::make_tuple(site.file, site.line, site.macro, site.firstArg);
+  const auto key =
+      std::make_tuple(site.file, site.line, site.macro, site.firstArg);
   auto it = r.ids.find(key);
   if (it != r.ids.end())
     return it->second;
@@ -277,7 +285,7 @@ uint32_t siteId(const Site& site) {
 }
 
 Site siteById(uint32_t id) {
-  SiteRegistry& r = siteRegistry();
+  SiteRegistry &r = siteRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
   if (id == 0 || id > r.sites.size()) {
     Site unknown;
@@ -289,12 +297,11 @@ Site siteById(uint32_t id) {
   return r.sites[id - 1];
 }
 
-std::string indexErrorMessage(const Site& site, c10::IntArrayRef shape,
+std::string indexErrorMessage(const Site &site, c10::IntArrayRef shape,
                               int64_t position, int64_t value, int64_t bound,
                               uint64_t badCount, int64_t count) {
   std::ostringstream os;
-  os << describeSite(site) << ": index " << value
-     << " is out of bounds for ";
+  os << describeSite(site) << ": index " << value << " is out of bounds for ";
   long dimension = 0;
   if (dimensionFromSizeText(site.secondArg, &dimension))
     os << "dimension " << dimension << " with size " << bound;
@@ -331,16 +338,16 @@ std::string indexErrorMessage(const Site& site, c10::IntArrayRef shape,
   return os.str();
 }
 
-void throwIndexError(const Site& site, c10::IntArrayRef shape,
-                     int64_t position, int64_t value, int64_t bound,
-                     uint64_t badCount, int64_t count) {
+void throwIndexError(const Site &site, c10::IntArrayRef shape, int64_t position,
+                     int64_t value, int64_t bound, uint64_t badCount,
+                     int64_t count) {
   throw IndexOutOfRangeError(
       site,
       indexErrorMessage(site, shape, position, value, bound, badCount, count),
       position, value, bound, badCount, /*deferred=*/false);
 }
 
-void enqueueDeferredFailure(const PendingFailure& failure) {
+void enqueueDeferredFailure(const PendingFailure &failure) {
   ensureExitReport();
   {
     std::lock_guard<std::mutex> lock(deferredQueue().mutex);
@@ -361,7 +368,7 @@ bool deferredFailuresPossible() {
   return deferredPossible.load(std::memory_order_acquire);
 }
 
-void reportDeferredFailures(const Site& current) {
+void reportDeferredFailures(const Site &current) {
   drainMailboxIntoQueue();
   uint64_t dropped = 0;
   std::vector<PendingFailure> failures = takeQueued(&dropped);
@@ -374,12 +381,12 @@ void reportDeferredFailures(const Site& current) {
     }
     return;
   }
-  const PendingFailure& first = failures.front();
+  const PendingFailure &first = failures.front();
   std::ostringstream os;
   os << deferredMessage(first, current);
   if (failures.size() > 1 || dropped) {
-    os << "\n" << (failures.size() - 1 + dropped)
-       << " more deferred failure(s):";
+    os << "\n"
+       << (failures.size() - 1 + dropped) << " more deferred failure(s):";
     for (std::size_t i = 1; i < failures.size(); ++i)
       os << "\n  " << deferredMessage(failures[i], current);
     if (dropped)
@@ -390,7 +397,7 @@ void reportDeferredFailures(const Site& current) {
                              /*deferred=*/true);
 }
 
-bool beginCheck(const Site& site) {
+bool beginCheck(const Site &site) {
   if (mode() == Mode::Off)
     return false;
   if (deferredFailuresPossible())

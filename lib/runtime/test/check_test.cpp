@@ -67,15 +67,17 @@ namespace {
 /// Restores the mode a test changed.
 class ModeGuard {
 public:
-  explicit ModeGuard(Mode m) : saved_(torchtidy::mode()) { torchtidy::setMode(m); }
+  explicit ModeGuard(Mode m) : saved_(torchtidy::mode()) {
+    torchtidy::setMode(m);
+  }
   ~ModeGuard() { torchtidy::setMode(saved_); }
 
 private:
   Mode saved_;
 };
 
-Site siteAt(int line, const char* first = "ids",
-            const char* second = "table.size(0)") {
+Site siteAt(int line, const char *first = "ids",
+            const char *second = "table.size(0)") {
   Site s;
   s.file = __FILE__;
   s.line = line;
@@ -91,21 +93,22 @@ at::Tensor ids64(std::vector<int64_t> v) {
 }
 
 /// Runs `f`, which must throw IndexOutOfRangeError, and returns the error.
-template <typename F> IndexOutOfRangeError expectIndexError(F&& f) {
+template <typename F> IndexOutOfRangeError expectIndexError(F &&f) {
   try {
     f();
-  } catch (const IndexOutOfRangeError& e) {
+  } catch (const IndexOutOfRangeError &e) {
     return e;
   }
   ADD_FAILURE() << "no IndexOutOfRangeError";
   return IndexOutOfRangeError(Site{}, "", -1, 0, 0, 0, false);
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
+bool contains(const std::string &haystack, const std::string &needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-// ---- the index check -----------------------------------------------------------
+// ---- the index check
+// -----------------------------------------------------------
 
 TEST(CheckIndex, InRangeIndicesPass) {
   EXPECT_NO_THROW(torchtidy::checkIndex(at::arange(10, at::kLong), 10));
@@ -127,12 +130,16 @@ TEST(CheckIndex, ReportsSiteValueBoundAndCount) {
   EXPECT_EQ(e.badCount(), 3u);
   EXPECT_FALSE(e.deferred());
   const std::string msg = e.msg();
-  EXPECT_TRUE(contains(msg, "TORCHTIDY_CHECK_INDEX(ids, table.size(0)) failed at "))
+  EXPECT_TRUE(
+      contains(msg, "TORCHTIDY_CHECK_INDEX(ids, table.size(0)) failed at "))
       << msg;
-  EXPECT_TRUE(contains(msg, std::string(__FILE__) + ":4242 in lookup()")) << msg;
-  EXPECT_TRUE(contains(msg, "index 150 is out of bounds for dimension 0 with size 100"))
+  EXPECT_TRUE(contains(msg, std::string(__FILE__) + ":4242 in lookup()"))
       << msg;
-  EXPECT_TRUE(contains(msg, "`ids` has 3 of 100 values outside [0, 100)")) << msg;
+  EXPECT_TRUE(
+      contains(msg, "index 150 is out of bounds for dimension 0 with size 100"))
+      << msg;
+  EXPECT_TRUE(contains(msg, "`ids` has 3 of 100 values outside [0, 100)"))
+      << msg;
   EXPECT_TRUE(contains(msg, "the first is 150 at position 17")) << msg;
   // c10 records the user's site as where the error was raised.
   EXPECT_TRUE(contains(e.what(), std::string(__FILE__))) << e.what();
@@ -154,17 +161,17 @@ TEST(CheckIndex, Int32IndicesAndHugeBound) {
   at::Tensor ids = at::arange(1000, at::kInt);
   EXPECT_NO_THROW(torchtidy::checkIndex(ids, int64_t{1} << 40));
   ids[999] = -7;
-  const IndexOutOfRangeError e = expectIndexError(
-      [&] { torchtidy::checkIndex(ids, int64_t{1} << 40); });
+  const IndexOutOfRangeError e =
+      expectIndexError([&] { torchtidy::checkIndex(ids, int64_t{1} << 40); });
   EXPECT_EQ(e.position(), 999);
   EXPECT_EQ(e.value(), -7);
 }
 
 TEST(CheckIndex, SizeExpressionWithoutDimensionIsDescribedPlainly) {
-  const IndexOutOfRangeError e = expectIndexError([&] {
-    torchtidy::checkIndex(ids64({3}), 3, siteAt(7, "ids", "vocab"));
-  });
-  EXPECT_TRUE(contains(e.msg(), "index 3 is out of bounds for a dimension with size 3"))
+  const IndexOutOfRangeError e = expectIndexError(
+      [&] { torchtidy::checkIndex(ids64({3}), 3, siteAt(7, "ids", "vocab")); });
+  EXPECT_TRUE(
+      contains(e.msg(), "index 3 is out of bounds for a dimension with size 3"))
       << e.msg();
 }
 
@@ -231,14 +238,16 @@ TEST(CheckIndex, ManyBadValuesAreAllCounted) {
   EXPECT_EQ(e.badCount(), 99500u);
 }
 
-// ---- bad input ------------------------------------------------------------------
+// ---- bad input
+// ------------------------------------------------------------------
 
 TEST(CheckIndexBadInput, FloatIndexIsATypeError) {
   try {
     torchtidy::checkIndex(at::zeros({3}, at::kFloat), 3, siteAt(11));
     FAIL() << "float index accepted";
-  } catch (const c10::TypeError& e) {
-    EXPECT_TRUE(contains(e.msg(), "must be an int32 or int64 tensor of indices, got Float"))
+  } catch (const c10::TypeError &e) {
+    EXPECT_TRUE(contains(
+        e.msg(), "must be an int32 or int64 tensor of indices, got Float"))
         << e.msg();
     EXPECT_TRUE(contains(e.msg(), ":11 in lookup()")) << e.msg();
   }
@@ -248,7 +257,7 @@ TEST(CheckIndexBadInput, BoolIndexIsATypeErrorThatMentionsMasks) {
   try {
     torchtidy::checkIndex(at::ones({3}, at::kBool), 3);
     FAIL() << "bool index accepted";
-  } catch (const c10::TypeError& e) {
+  } catch (const c10::TypeError &e) {
     EXPECT_TRUE(contains(e.msg(), "got Bool")) << e.msg();
     EXPECT_TRUE(contains(e.msg(), "nonzero()")) << e.msg();
   }
@@ -258,7 +267,7 @@ TEST(CheckIndexBadInput, UndefinedTensor) {
   try {
     torchtidy::checkIndex(at::Tensor(), 3, siteAt(12));
     FAIL() << "undefined tensor accepted";
-  } catch (const c10::Error& e) {
+  } catch (const c10::Error &e) {
     EXPECT_TRUE(contains(e.msg(), "`ids` is an undefined tensor")) << e.msg();
   }
 }
@@ -267,7 +276,7 @@ TEST(CheckIndexBadInput, NegativeSize) {
   try {
     torchtidy::checkIndex(ids64({0}), -2, siteAt(13));
     FAIL() << "negative size accepted";
-  } catch (const c10::ValueError& e) {
+  } catch (const c10::ValueError &e) {
     EXPECT_TRUE(contains(e.msg(), "the size `table.size(0)` is -2")) << e.msg();
   }
 }
@@ -277,10 +286,12 @@ TEST(CheckIndexBadInput, ZeroSizeWithIndices) {
       expectIndexError([&] { torchtidy::checkIndex(ids64({0, 0, 0}), 0); });
   EXPECT_EQ(e.badCount(), 3u);
   EXPECT_EQ(e.position(), 0);
-  EXPECT_TRUE(contains(e.msg(), "The size is 0, so no index is valid")) << e.msg();
+  EXPECT_TRUE(contains(e.msg(), "The size is 0, so no index is valid"))
+      << e.msg();
 }
 
-// ---- threads ----------------------------------------------------------------------
+// ---- threads
+// ----------------------------------------------------------------------
 
 TEST(CheckIndexThreads, SixteenThreadsCheckConcurrently) {
   constexpr int kThreads = 16;
@@ -297,8 +308,9 @@ TEST(CheckIndexThreads, SixteenThreadsCheckConcurrently) {
           ids[bad] = 100 + t;
           try {
             torchtidy::checkIndex(ids, 100);
-          } catch (const IndexOutOfRangeError& e) {
-            if (e.position() == bad && e.value() == 100 + t && e.badCount() == 1)
+          } catch (const IndexOutOfRangeError &e) {
+            if (e.position() == bad && e.value() == 100 + t &&
+                e.badCount() == 1)
               ++correct;
           }
         } else {
@@ -310,12 +322,13 @@ TEST(CheckIndexThreads, SixteenThreadsCheckConcurrently) {
         }
       }
     });
-  for (std::thread& th : threads)
+  for (std::thread &th : threads)
     th.join();
   EXPECT_EQ(correct.load(), kThreads * kRounds);
 }
 
-// ---- modes ------------------------------------------------------------------------
+// ---- modes
+// ------------------------------------------------------------------------
 
 TEST(Mode, ParseAcceptsTheThreeModes) {
   EXPECT_EQ(torchtidy::parseMode("sync"), Mode::Sync);
@@ -338,7 +351,7 @@ TEST(Mode, DeferredStillReportsCpuChecksAtTheCheck) {
 
 // Run by ctest with TORCHTIDY_MODE set (see CMakeLists.txt); skipped otherwise.
 TEST(ModeFromEnvironment, MatchesTheVariable) {
-  const char* expected = std::getenv("TORCHTIDY_EXPECTED_MODE");
+  const char *expected = std::getenv("TORCHTIDY_EXPECTED_MODE");
   if (!expected)
     GTEST_SKIP() << "TORCHTIDY_EXPECTED_MODE not set";
   EXPECT_STREQ(torchtidy::modeName(torchtidy::mode()), expected);
@@ -356,21 +369,23 @@ TEST(Deferred, QueuedFailureIsReportedAtTheNextCheckWithItsSite) {
   torchtidy::detail::enqueueDeferredFailure(f);
 
   const Site next = siteAt(777);
-  const IndexOutOfRangeError e = expectIndexError(
-      [&] { torchtidy::checkIndex(ids64({0, 1}), 10, next); });
+  const IndexOutOfRangeError e =
+      expectIndexError([&] { torchtidy::checkIndex(ids64({0, 1}), 10, next); });
   EXPECT_TRUE(e.deferred());
   EXPECT_EQ(e.site().line, 501);
   EXPECT_EQ(e.position(), 7);
   EXPECT_EQ(e.value(), 42);
   EXPECT_EQ(e.badCount(), 3u);
   const std::string msg = e.msg();
-  EXPECT_TRUE(contains(msg, "TORCHTIDY_CHECK_INDEX(token_ids, vocab_size) failed at "))
+  EXPECT_TRUE(
+      contains(msg, "TORCHTIDY_CHECK_INDEX(token_ids, vocab_size) failed at "))
       << msg;
   EXPECT_TRUE(contains(msg, ":501 in lookup()")) << msg;
   EXPECT_TRUE(contains(msg, "index 42 is out of bounds")) << msg;
   EXPECT_TRUE(contains(msg, "found by the kernel on cuda:1")) << msg;
-  EXPECT_TRUE(contains(msg, std::string("reported at TORCHTIDY_CHECK_INDEX at ") +
-                                __FILE__ + ":777"))
+  EXPECT_TRUE(
+      contains(msg, std::string("reported at TORCHTIDY_CHECK_INDEX at ") +
+                        __FILE__ + ":777"))
       << msg;
   // Reported once: the next check passes.
   EXPECT_NO_THROW(torchtidy::checkIndex(ids64({0, 1}), 10, next));
@@ -414,10 +429,11 @@ TEST(DeferredThreads, SixteenThreadsQueueAndReportEachFailureOnce) {
   constexpr int64_t kBound = 10;
   EXPECT_NO_THROW(torchtidy::flush());
   // "...:<line> in lookup(): index <value> is out of bounds", once per failure.
-  const std::regex failure(":([0-9]+) in lookup\\(\\): index ([0-9]+) is out of bounds");
+  const std::regex failure(
+      ":([0-9]+) in lookup\\(\\): index ([0-9]+) is out of bounds");
   std::mutex mutex;
   std::map<int64_t, std::vector<int>> linesByValue;
-  auto collect = [&](const std::string& message) {
+  auto collect = [&](const std::string &message) {
     std::lock_guard<std::mutex> lock(mutex);
     for (std::sregex_iterator it(message.begin(), message.end(), failure), end;
          it != end; ++it)
@@ -437,28 +453,30 @@ TEST(DeferredThreads, SixteenThreadsQueueAndReportEachFailureOnce) {
         try {
           // Reports whatever is queued, this thread's failures or others'.
           torchtidy::checkIndex(ids64({0, kBound - 1}), kBound, site);
-        } catch (const IndexOutOfRangeError& e) {
+        } catch (const IndexOutOfRangeError &e) {
           collect(e.msg());
         }
       }
     });
-  for (std::thread& th : threads)
+  for (std::thread &th : threads)
     th.join();
   try {
     torchtidy::flush();
-  } catch (const IndexOutOfRangeError& e) {
+  } catch (const IndexOutOfRangeError &e) {
     collect(e.msg());
   }
-  ASSERT_EQ(linesByValue.size(), static_cast<std::size_t>(kThreads * kPerThread));
-  for (const auto& [value, lines] : linesByValue) {
-    ASSERT_EQ(lines.size(), 1u) << "index " << value << " reported " << lines.size()
-                                << " times";
+  ASSERT_EQ(linesByValue.size(),
+            static_cast<std::size_t>(kThreads * kPerThread));
+  for (const auto &[value, lines] : linesByValue) {
+    ASSERT_EQ(lines.size(), 1u)
+        << "index " << value << " reported " << lines.size() << " times";
     EXPECT_EQ(lines.front(), 10000 + value - kBound) << "index " << value;
   }
   EXPECT_NO_THROW(torchtidy::flush());
 }
 
-// ---- device checks --------------------------------------------------------------------
+// ---- device checks
+// --------------------------------------------------------------------
 
 TEST(CheckSameDevice, SameDevicePassesDifferentDevicesFail) {
   const at::Tensor cpu = at::zeros({2});
@@ -469,10 +487,12 @@ TEST(CheckSameDevice, SameDevicePassesDifferentDevicesFail) {
   try {
     torchtidy::checkSameDevice(cpu, meta, s);
     FAIL() << "devices differ";
-  } catch (const DeviceMismatchError& e) {
-    EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_SAME_DEVICE(x, weight) failed at "))
+  } catch (const DeviceMismatchError &e) {
+    EXPECT_TRUE(
+        contains(e.msg(), "TORCHTIDY_CHECK_SAME_DEVICE(x, weight) failed at "))
         << e.msg();
-    EXPECT_TRUE(contains(e.msg(), "`x` is on cpu but `weight` is on meta")) << e.msg();
+    EXPECT_TRUE(contains(e.msg(), "`x` is on cpu but `weight` is on meta"))
+        << e.msg();
     EXPECT_EQ(e.site().line, 31);
   }
   EXPECT_THROW(torchtidy::checkSameDevice(cpu, at::Tensor()), c10::Error);
@@ -499,10 +519,11 @@ TEST(CheckOnCpu, TensorsAndExamples) {
     torchtidy::detail::checkOnCpuAny(FakeExample{at::zeros({1}), meta}, s,
                                      Priority<2>{});
     FAIL() << "target on meta accepted";
-  } catch (const DeviceMismatchError& e) {
+  } catch (const DeviceMismatchError &e) {
     EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_ON_CPU(example) failed at"))
         << e.msg();
-    EXPECT_TRUE(contains(e.msg(), "`example.target` is on meta but must be on the CPU"))
+    EXPECT_TRUE(
+        contains(e.msg(), "`example.target` is on meta but must be on the CPU"))
         << e.msg();
   }
   EXPECT_THROW(torchtidy::detail::checkOnCpuAny(FakeTensorExample{meta}, s,
@@ -510,9 +531,10 @@ TEST(CheckOnCpu, TensorsAndExamples) {
                DeviceMismatchError);
 }
 
-// ---- the macros ---------------------------------------------------------------------------
+// ---- the macros
+// ---------------------------------------------------------------------------
 
-at::Tensor counted(const at::Tensor& t, int* evaluations) {
+at::Tensor counted(const at::Tensor &t, int *evaluations) {
   ++*evaluations;
   return t;
 }
@@ -526,14 +548,16 @@ TEST(Macros, CheckIndexNamesTheCallSite) {
     line = __LINE__ + 1;
     TORCHTIDY_CHECK_INDEX(ids, table.size(0));
     FAIL() << "out-of-range id accepted";
-  } catch (const IndexOutOfRangeError& e) {
+  } catch (const IndexOutOfRangeError &e) {
     EXPECT_EQ(e.site().line, line);
     EXPECT_STREQ(e.site().file, __FILE__);
-    EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_INDEX(ids, table.size(0)) failed at " +
-                                      std::string(__FILE__) + ":" +
-                                      std::to_string(line) + " in TestBody()"))
+    EXPECT_TRUE(contains(
+        e.msg(), "TORCHTIDY_CHECK_INDEX(ids, table.size(0)) failed at " +
+                     std::string(__FILE__) + ":" + std::to_string(line) +
+                     " in TestBody()"))
         << e.msg();
-    EXPECT_TRUE(contains(e.msg(), "index 12 is out of bounds for dimension 0 with size 10"))
+    EXPECT_TRUE(contains(
+        e.msg(), "index 12 is out of bounds for dimension 0 with size 10"))
         << e.msg();
     EXPECT_EQ(e.position(), 1);
   }
@@ -551,7 +575,8 @@ TEST(Macros, EvaluateEachArgumentOnce) {
 TEST(Macros, AcceptUnsignedSizes) {
   const std::vector<float> table(3);
   TORCHTIDY_CHECK_INDEX(ids64({0, 2}), table.size());
-  EXPECT_THROW(TORCHTIDY_CHECK_INDEX(ids64({3}), table.size()), IndexOutOfRangeError);
+  EXPECT_THROW(TORCHTIDY_CHECK_INDEX(ids64({3}), table.size()),
+               IndexOutOfRangeError);
 }
 
 TEST(Macros, DeviceMacrosCheck) {
@@ -559,7 +584,8 @@ TEST(Macros, DeviceMacrosCheck) {
   const at::Tensor x = at::zeros({2});
   EXPECT_THROW(TORCHTIDY_CHECK_SAME_DEVICE(x, meta), DeviceMismatchError);
   EXPECT_THROW(TORCHTIDY_CHECK_ON_CPU(meta), DeviceMismatchError);
-  EXPECT_THROW(TORCHTIDY_CHECK_ON_CPU((FakeExample{x, meta})), DeviceMismatchError);
+  EXPECT_THROW(TORCHTIDY_CHECK_ON_CPU((FakeExample{x, meta})),
+               DeviceMismatchError);
   TORCHTIDY_CHECK_ON_CPU((FakeExample{x, x}));
 }
 #else
@@ -581,9 +607,10 @@ TEST(Macros, ReleaseMacrosDoNotThrow) {
 }
 #endif
 
-// ---- CUDA tensors (skipped without a GPU and a CUDA LibTorch) -------------------------------
+// ---- CUDA tensors (skipped without a GPU and a CUDA LibTorch)
+// -------------------------------
 
-#define SKIP_WITHOUT_CUDA_TENSORS()                                              \
+#define SKIP_WITHOUT_CUDA_TENSORS()                                            \
   do {                                                                         \
     if (!at::hasCUDA())                                                        \
       GTEST_SKIP() << "no CUDA device visible to LibTorch";                    \
@@ -593,17 +620,19 @@ TEST(Macros, ReleaseMacrosDoNotThrow) {
 
 TEST(CudaTensors, SyncReportsAtTheCheck) {
   SKIP_WITHOUT_CUDA_TENSORS();
-  at::Tensor ids = at::arange(1 << 20, at::TensorOptions().dtype(at::kLong).device(at::kCUDA));
+  at::Tensor ids = at::arange(
+      1 << 20, at::TensorOptions().dtype(at::kLong).device(at::kCUDA));
   EXPECT_NO_THROW(torchtidy::checkIndex(ids, 1 << 20));
   ids[123457] = -5;
   ids[900000] = 1 << 20;
-  const IndexOutOfRangeError e =
-      expectIndexError([&] { torchtidy::checkIndex(ids, 1 << 20, siteAt(55)); });
+  const IndexOutOfRangeError e = expectIndexError(
+      [&] { torchtidy::checkIndex(ids, 1 << 20, siteAt(55)); });
   EXPECT_EQ(e.position(), 123457);
   EXPECT_EQ(e.value(), -5);
   EXPECT_EQ(e.badCount(), 2u);
   EXPECT_FALSE(e.deferred());
-  at::Tensor ids32 = ids.to(at::kInt).slice(0, 1, 1 << 20, 3); // misaligned, strided
+  at::Tensor ids32 =
+      ids.to(at::kInt).slice(0, 1, 1 << 20, 3); // misaligned, strided
   EXPECT_THROW(torchtidy::checkIndex(ids32, 1 << 20), IndexOutOfRangeError);
   EXPECT_NO_THROW(torchtidy::checkIndex(ids32.clamp(0, 10), 11));
 }
@@ -611,7 +640,8 @@ TEST(CudaTensors, SyncReportsAtTheCheck) {
 TEST(CudaTensors, DeferredReportsAtFlushWithTheOriginalSite) {
   SKIP_WITHOUT_CUDA_TENSORS();
   ModeGuard guard(Mode::Deferred);
-  at::Tensor ids = at::zeros({1 << 16}, at::TensorOptions().dtype(at::kInt).device(at::kCUDA));
+  at::Tensor ids = at::zeros(
+      {1 << 16}, at::TensorOptions().dtype(at::kInt).device(at::kCUDA));
   ids[4000] = 99;
   const Site original = siteAt(66, "batch_ids", "emb.size(0)");
   EXPECT_NO_THROW(torchtidy::checkIndex(ids, 50, original));
@@ -620,14 +650,17 @@ TEST(CudaTensors, DeferredReportsAtFlushWithTheOriginalSite) {
   EXPECT_EQ(e.site().line, 66);
   EXPECT_EQ(e.position(), 4000);
   EXPECT_EQ(e.value(), 99);
-  EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_INDEX(batch_ids, emb.size(0))")) << e.msg();
+  EXPECT_TRUE(
+      contains(e.msg(), "TORCHTIDY_CHECK_INDEX(batch_ids, emb.size(0))"))
+      << e.msg();
   EXPECT_NO_THROW(torchtidy::flush());
 }
 
 TEST(CudaTensors, DeferredReportsAtTheNextCheck) {
   SKIP_WITHOUT_CUDA_TENSORS();
   ModeGuard guard(Mode::Deferred);
-  at::Tensor ids = at::full({1000}, 3, at::TensorOptions().dtype(at::kLong).device(at::kCUDA));
+  at::Tensor ids = at::full(
+      {1000}, 3, at::TensorOptions().dtype(at::kLong).device(at::kCUDA));
   ids[10] = 8;
   EXPECT_NO_THROW(torchtidy::checkIndex(ids, 5, siteAt(71)));
   // A copy to the host waits for the stream, so the kernel has posted by now.

@@ -27,21 +27,22 @@ namespace {
 /// (offset 1 leaves the data unaligned for 16-byte loads).
 template <typename T> class DeviceBuffer {
 public:
-  explicit DeviceBuffer(const std::vector<T>& host, std::size_t offset = 0)
+  explicit DeviceBuffer(const std::vector<T> &host, std::size_t offset = 0)
       : count_(host.size()) {
-    EXPECT_EQ(cudaMalloc(&base_, (host.size() + offset + 1) * sizeof(T)), cudaSuccess);
-    data_ = static_cast<T*>(base_) + offset;
+    EXPECT_EQ(cudaMalloc(&base_, (host.size() + offset + 1) * sizeof(T)),
+              cudaSuccess);
+    data_ = static_cast<T *>(base_) + offset;
     EXPECT_EQ(cudaMemcpy(data_, host.data(), host.size() * sizeof(T),
                          cudaMemcpyHostToDevice),
               cudaSuccess);
   }
   ~DeviceBuffer() { cudaFree(base_); }
-  const T* data() const { return data_; }
+  const T *data() const { return data_; }
   int64_t count() const { return static_cast<int64_t>(count_); }
 
 private:
-  void* base_ = nullptr;
-  T* data_ = nullptr;
+  void *base_ = nullptr;
+  T *data_ = nullptr;
   std::size_t count_;
 };
 
@@ -50,20 +51,21 @@ template <> IndexType typeOf<int32_t>() { return IndexType::Int32; }
 template <> IndexType typeOf<int64_t>() { return IndexType::Int64; }
 
 template <typename T>
-IndexRangeResult check(const std::vector<T>& host, int64_t bound,
+IndexRangeResult check(const std::vector<T> &host, int64_t bound,
                        std::size_t offset = 0, cudaStream_t stream = nullptr) {
   DeviceBuffer<T> d(host, offset);
   IndexRangeResult r;
-  EXPECT_EQ(checkIndexRange(d.data(), typeOf<T>(), d.count(), bound, stream, &r),
-            cudaSuccess);
+  EXPECT_EQ(
+      checkIndexRange(d.data(), typeOf<T>(), d.count(), bound, stream, &r),
+      cudaSuccess);
   return r;
 }
 
 /// The CPU reference: the same shared range logic, run on the host.
 template <typename T>
-IndexRangeResult reference(const std::vector<T>& host, int64_t bound) {
-  const torchtidy::range::Summary s =
-      torchtidy::range::scan(host.data(), static_cast<int64_t>(host.size()), 0, bound);
+IndexRangeResult reference(const std::vector<T> &host, int64_t bound) {
+  const torchtidy::range::Summary s = torchtidy::range::scan(
+      host.data(), static_cast<int64_t>(host.size()), 0, bound);
   IndexRangeResult r;
   r.badCount = s.badCount;
   if (s.badCount) {
@@ -73,16 +75,19 @@ IndexRangeResult reference(const std::vector<T>& host, int64_t bound) {
   return r;
 }
 
-// ---- without a GPU ------------------------------------------------------------
+// ---- without a GPU
+// ------------------------------------------------------------
 
 TEST(CudaIndexCheck, EmptyInputReturnsWithoutLaunching) {
   IndexRangeResult r;
   r.badCount = 7;
-  EXPECT_EQ(checkIndexRange(nullptr, IndexType::Int64, 0, 10, nullptr, &r), cudaSuccess);
+  EXPECT_EQ(checkIndexRange(nullptr, IndexType::Int64, 0, 10, nullptr, &r),
+            cudaSuccess);
   EXPECT_EQ(r.badCount, 0u);
   EXPECT_EQ(r.firstPosition, -1);
-  EXPECT_EQ(checkIndexRangeDeferred(nullptr, IndexType::Int32, 0, 0, 1, nullptr),
-            cudaSuccess);
+  EXPECT_EQ(
+      checkIndexRangeDeferred(nullptr, IndexType::Int32, 0, 0, 1, nullptr),
+      cudaSuccess);
 }
 
 TEST(CudaIndexCheck, InvalidArgumentsAreRejectedBeforeAnyLaunch) {
@@ -96,10 +101,12 @@ TEST(CudaIndexCheck, InvalidArgumentsAreRejectedBeforeAnyLaunch) {
             cudaErrorInvalidValue);
   EXPECT_EQ(checkIndexRange(&dummy, IndexType::Int64, 1, 10, nullptr, nullptr),
             cudaErrorInvalidValue);
-  EXPECT_EQ(checkIndexRange(&dummy, static_cast<IndexType>(7), 1, 10, nullptr, &r),
-            cudaErrorInvalidValue);
-  EXPECT_EQ(checkIndexRangeDeferred(nullptr, IndexType::Int64, 3, 10, 1, nullptr),
-            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      checkIndexRange(&dummy, static_cast<IndexType>(7), 1, 10, nullptr, &r),
+      cudaErrorInvalidValue);
+  EXPECT_EQ(
+      checkIndexRangeDeferred(nullptr, IndexType::Int64, 3, 10, 1, nullptr),
+      cudaErrorInvalidValue);
 }
 
 TEST(CudaIndexCheck, DrainWithNothingLaunchedIsEmpty) {
@@ -109,7 +116,8 @@ TEST(CudaIndexCheck, DrainWithNothingLaunchedIsEmpty) {
   EXPECT_EQ(dropped, 0u);
 }
 
-// ---- on a GPU -------------------------------------------------------------------------
+// ---- on a GPU
+// -------------------------------------------------------------------------
 
 TEST(CudaIndexCheck, InRangeBuffersPass) {
   SKIP_WITHOUT_GPU();
@@ -148,7 +156,8 @@ TEST(CudaIndexCheck, MisalignedHeadAndTailAreChecked) {
       last.back() = -1;
       const IndexRangeResult b = check(last, 5, offset);
       EXPECT_EQ(b.badCount, 1u) << offset << " " << n;
-      EXPECT_EQ(b.firstPosition, static_cast<int64_t>(n) - 1) << offset << " " << n;
+      EXPECT_EQ(b.firstPosition, static_cast<int64_t>(n) - 1)
+          << offset << " " << n;
     }
 }
 
@@ -159,7 +168,7 @@ TEST(CudaIndexCheck, AgreesWithTheCpuReferenceOnRandomData) {
     const std::size_t n = 1 + gen() % 300000;
     std::uniform_int_distribution<int64_t> value(-3, 100000 + round);
     std::vector<int64_t> v(n);
-    for (int64_t& x : v)
+    for (int64_t &x : v)
       x = value(gen);
     const int64_t bound = 100000;
     const IndexRangeResult want = reference(v, bound);
@@ -186,7 +195,8 @@ TEST(CudaIndexCheck, ReusedSlotsStartClean) {
 TEST(CudaIndexCheck, RunsOnTheGivenStream) {
   SKIP_WITHOUT_GPU();
   cudaStream_t stream = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+            cudaSuccess);
   std::vector<int32_t> v(100000, 3);
   v[99999] = 4;
   const IndexRangeResult r = check(v, 4, 0, stream);
@@ -201,7 +211,8 @@ TEST(CudaIndexCheck, SixteenThreadsWithTheirOwnStreams) {
   for (int t = 0; t < 16; ++t)
     threads.emplace_back([t, &ok] {
       cudaStream_t stream = nullptr;
-      if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+      if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) !=
+          cudaSuccess)
         return;
       std::vector<int64_t> v(20000 + t * 100, 1);
       for (int round = 0; round < 20; ++round) {
@@ -209,8 +220,8 @@ TEST(CudaIndexCheck, SixteenThreadsWithTheirOwnStreams) {
         v[bad] = 50;
         DeviceBuffer<int64_t> d(v);
         IndexRangeResult r;
-        if (checkIndexRange(d.data(), IndexType::Int64, d.count(), 50, stream, &r) ==
-                cudaSuccess &&
+        if (checkIndexRange(d.data(), IndexType::Int64, d.count(), 50, stream,
+                            &r) == cudaSuccess &&
             r.badCount == 1 && r.firstPosition == static_cast<int64_t>(bad) &&
             r.firstValue == 50)
           ++ok[t];
@@ -218,7 +229,7 @@ TEST(CudaIndexCheck, SixteenThreadsWithTheirOwnStreams) {
       }
       cudaStreamDestroy(stream);
     });
-  for (std::thread& th : threads)
+  for (std::thread &th : threads)
     th.join();
   for (int t = 0; t < 16; ++t)
     EXPECT_EQ(ok[t], 20) << "thread " << t;
@@ -232,9 +243,11 @@ TEST(CudaIndexCheck, DeferredFailuresReachTheMailbox) {
   v[2500] = -9;
   DeviceBuffer<int32_t> bad(v);
   DeviceBuffer<int32_t> good(std::vector<int32_t>(3000, 1));
-  ASSERT_EQ(checkIndexRangeDeferred(good.data(), IndexType::Int32, good.count(), 2, 5, nullptr),
+  ASSERT_EQ(checkIndexRangeDeferred(good.data(), IndexType::Int32, good.count(),
+                                    2, 5, nullptr),
             cudaSuccess);
-  ASSERT_EQ(checkIndexRangeDeferred(bad.data(), IndexType::Int32, bad.count(), 2, 6, nullptr),
+  ASSERT_EQ(checkIndexRangeDeferred(bad.data(), IndexType::Int32, bad.count(),
+                                    2, 6, nullptr),
             cudaSuccess);
   ASSERT_EQ(synchronizeDeferredDevices(), cudaSuccess);
   uint64_t dropped = 1;
@@ -254,7 +267,8 @@ TEST(CudaIndexCheck, MailboxOverflowIsCounted) {
   drainDeferredFailures(out, 64, nullptr);
   DeviceBuffer<int64_t> bad(std::vector<int64_t>(10, 11));
   for (uint32_t site = 1; site <= 20; ++site)
-    ASSERT_EQ(checkIndexRangeDeferred(bad.data(), IndexType::Int64, 10, 11, site, nullptr),
+    ASSERT_EQ(checkIndexRangeDeferred(bad.data(), IndexType::Int64, 10, 11,
+                                      site, nullptr),
               cudaSuccess);
   ASSERT_EQ(synchronizeDeferredDevices(), cudaSuccess);
   uint64_t dropped = 0;

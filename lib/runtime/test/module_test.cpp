@@ -17,7 +17,7 @@ using torchtidy::DeviceMismatchError;
 
 namespace {
 
-bool contains(const std::string& haystack, const std::string& needle) {
+bool contains(const std::string &haystack, const std::string &needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
@@ -26,9 +26,9 @@ const at::TensorOptions kMeta = at::TensorOptions().device(at::kMeta);
 TEST(CheckModuleDevice, InputOnTheModulesDevicePasses) {
   torch::nn::Linear model(4, 2);
   const at::Tensor x = torch::zeros({3, 4});
-  TORCHTIDY_CHECK_MODULE_DEVICE(model, x);            // ModuleHolder
-  TORCHTIDY_CHECK_MODULE_DEVICE(*model, x);           // the module itself
-  TORCHTIDY_CHECK_MODULE_DEVICE(model.ptr(), x);      // shared_ptr
+  TORCHTIDY_CHECK_MODULE_DEVICE(model, x);             // ModuleHolder
+  TORCHTIDY_CHECK_MODULE_DEVICE(*model, x);            // the module itself
+  TORCHTIDY_CHECK_MODULE_DEVICE(model.ptr(), x);       // shared_ptr
   TORCHTIDY_CHECK_MODULE_DEVICE(model.ptr().get(), x); // raw pointer
 }
 
@@ -40,14 +40,15 @@ TEST(CheckModuleDevice, InputElsewhereNamesTheParameter) {
     line = __LINE__ + 1;
     TORCHTIDY_CHECK_MODULE_DEVICE(model, batch);
     FAIL() << "input on another device accepted";
-  } catch (const DeviceMismatchError& e) {
+  } catch (const DeviceMismatchError &e) {
     EXPECT_EQ(e.site().line, line);
-    EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_MODULE_DEVICE(model, batch) failed at " +
-                                      std::string(__FILE__) + ":" +
-                                      std::to_string(line)))
+    EXPECT_TRUE(contains(
+        e.msg(), "TORCHTIDY_CHECK_MODULE_DEVICE(model, batch) failed at " +
+                     std::string(__FILE__) + ":" + std::to_string(line)))
         << e.msg();
-    EXPECT_TRUE(contains(e.msg(), "`batch` is on meta but the parameters of `model` "
-                                  "are on cpu (`weight`)"))
+    EXPECT_TRUE(contains(e.msg(),
+                         "`batch` is on meta but the parameters of `model` "
+                         "are on cpu (`weight`)"))
         << e.msg();
   }
 }
@@ -77,8 +78,10 @@ TEST(CheckModuleDevice, ParametersOnTwoDevicesAreReported) {
   try {
     TORCHTIDY_CHECK_MODULE_DEVICE(split, torch::zeros({1}));
     FAIL() << "split module accepted";
-  } catch (const DeviceMismatchError& e) {
-    EXPECT_TRUE(contains(e.msg(), "are on more than one device: `a` is on cpu but `b` is on meta"))
+  } catch (const DeviceMismatchError &e) {
+    EXPECT_TRUE(contains(
+        e.msg(),
+        "are on more than one device: `a` is on cpu but `b` is on meta"))
         << e.msg();
   }
 }
@@ -104,8 +107,9 @@ TEST(CheckOnCpu, DatasetExamples) {
   try {
     TORCHTIDY_CHECK_ON_CPU(bad);
     FAIL() << "target on meta accepted";
-  } catch (const DeviceMismatchError& e) {
-    EXPECT_TRUE(contains(e.msg(), "`bad.target` is on meta but must be on the CPU"))
+  } catch (const DeviceMismatchError &e) {
+    EXPECT_TRUE(
+        contains(e.msg(), "`bad.target` is on meta but must be on the CPU"))
         << e.msg();
   }
   torch::data::TensorExample unsupervised(torch::empty({2}, kMeta));

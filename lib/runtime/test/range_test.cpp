@@ -37,8 +37,8 @@ TEST(InRange, Int32WithBoundBeyondItsRangeAcceptsAllNonNegative) {
   EXPECT_FALSE(inRange<int32_t>(-1, huge));
   EXPECT_FALSE(inRange<int32_t>(std::numeric_limits<int32_t>::min(), huge));
   // Exactly 2^31: every non-negative int32 is below it.
-  EXPECT_TRUE(inRange<int32_t>(std::numeric_limits<int32_t>::max(),
-                               int64_t{1} << 31));
+  EXPECT_TRUE(
+      inRange<int32_t>(std::numeric_limits<int32_t>::max(), int64_t{1} << 31));
   EXPECT_FALSE(inRange<int32_t>(std::numeric_limits<int32_t>::max(),
                                 std::numeric_limits<int32_t>::max()));
 }
@@ -52,14 +52,14 @@ template <typename T> std::vector<T> randomValues(std::size_t n, T lo, T hi) {
   std::mt19937_64 gen(1234);
   std::uniform_int_distribution<int64_t> dist(lo, hi);
   std::vector<T> v(n);
-  for (T& x : v)
+  for (T &x : v)
     x = static_cast<T>(dist(gen));
   return v;
 }
 
 template <typename T> void expectCountMatchesNaive(int64_t bound) {
-  const std::vector<T> v = randomValues<T>(1000, static_cast<T>(-20),
-                                           static_cast<T>(120));
+  const std::vector<T> v =
+      randomValues<T>(1000, static_cast<T>(-20), static_cast<T>(120));
   uint32_t naive = 0;
   for (T x : v)
     naive += (x >= 0 && static_cast<int64_t>(x) < bound) ? 0 : 1;

@@ -5,7 +5,8 @@
 //   TORCHTIDY_CHECK_INDEX(ids, table.size(0));   // every id in [0, size)
 //   TORCHTIDY_CHECK_SAME_DEVICE(x, weight);
 //   TORCHTIDY_CHECK_ON_CPU(example);              // what Dataset::get returns
-//   TORCHTIDY_CHECK_MODULE_DEVICE(model, batch);  // batch on the model's device
+//   TORCHTIDY_CHECK_MODULE_DEVICE(model, batch);  // batch on the model's
+//   device
 //
 // Like assert(), the macros check in debug builds and vanish under NDEBUG:
 // with NDEBUG and without TORCHTIDY_ENABLE_CHECKS they expand to an
@@ -36,12 +37,12 @@ namespace torchtidy {
 /// file, line and function. All pointers refer to string literals or to
 /// __func__, so a Site may be copied and kept for the life of the program.
 struct Site {
-  const char* file = "<unknown>";
+  const char *file = "<unknown>";
   int line = 0;
-  const char* function = "<unknown>";
-  const char* macro = "torchtidy::checkIndex";
-  const char* firstArg = "index";
-  const char* secondArg = "size";
+  const char *function = "<unknown>";
+  const char *macro = "torchtidy::checkIndex";
+  const char *firstArg = "index";
+  const char *secondArg = "size";
 };
 
 /// How failures are reported; the TORCHTIDY_MODE environment variable sets
@@ -63,9 +64,9 @@ Mode mode();
 /// Overrides TORCHTIDY_MODE for the rest of the process (all threads).
 void setMode(Mode mode);
 /// Parses "sync", "deferred" or "off"; throws c10::ValueError otherwise.
-Mode parseMode(const std::string& text);
+Mode parseMode(const std::string &text);
 /// "sync", "deferred" or "off".
-const char* modeName(Mode mode);
+const char *modeName(Mode mode);
 
 /// Waits for every device that ran a deferred check, then throws the first
 /// failure found (IndexOutOfRangeError, naming the original site and listing
@@ -81,11 +82,11 @@ bool builtWithTorchCuda();
 /// IndexError like ATen's own "index out of bounds" errors.
 class IndexOutOfRangeError : public c10::IndexError {
 public:
-  IndexOutOfRangeError(const Site& site, std::string message,
-                       int64_t position, int64_t value, int64_t bound,
-                       uint64_t badCount, bool deferred);
+  IndexOutOfRangeError(const Site &site, std::string message, int64_t position,
+                       int64_t value, int64_t bound, uint64_t badCount,
+                       bool deferred);
 
-  const Site& site() const { return site_; }
+  const Site &site() const { return site_; }
   /// Flat (row-major) position of the first out-of-range value.
   int64_t position() const { return position_; }
   int64_t value() const { return value_; }
@@ -108,8 +109,8 @@ private:
 /// has to be (on the CPU, on the module's device).
 class DeviceMismatchError : public c10::Error {
 public:
-  DeviceMismatchError(const Site& site, std::string message);
-  const Site& site() const { return site_; }
+  DeviceMismatchError(const Site &site, std::string message);
+  const Site &site() const { return site_; }
 
 private:
   Site site_;
@@ -117,12 +118,12 @@ private:
 
 /// The functions behind the macros. They check regardless of NDEBUG (the
 /// mode still applies), for code that wants the check in release builds.
-void checkIndex(const at::Tensor& index, int64_t size, const Site& site = {});
-void checkSameDevice(const at::Tensor& a, const at::Tensor& b,
-                     const Site& site = {});
-void checkOnCpu(const at::Tensor& tensor, const Site& site = {});
-void checkModuleDevice(const torch::nn::Module& module,
-                       const at::Tensor& tensor, const Site& site = {});
+void checkIndex(const at::Tensor &index, int64_t size, const Site &site = {});
+void checkSameDevice(const at::Tensor &a, const at::Tensor &b,
+                     const Site &site = {});
+void checkOnCpu(const at::Tensor &tensor, const Site &site = {});
+void checkModuleDevice(const torch::nn::Module &module,
+                       const at::Tensor &tensor, const Site &site = {});
 
 namespace detail {
 
@@ -143,39 +144,39 @@ template <typename S> int64_t sizeAsInt64(S size) {
 
 // A ModuleHolder (torch::nn::Linear), a shared_ptr or a pointer to a module.
 template <typename M>
-auto asModule(const M& m, Priority<1>)
-    -> decltype(static_cast<const torch::nn::Module&>(*m)) {
-  return static_cast<const torch::nn::Module&>(*m);
+auto asModule(const M &m, Priority<1>)
+    -> decltype(static_cast<const torch::nn::Module &>(*m)) {
+  return static_cast<const torch::nn::Module &>(*m);
 }
 // A module itself.
 template <typename M>
-auto asModule(const M& m, Priority<0>)
-    -> decltype(static_cast<const torch::nn::Module&>(m)) {
-  return static_cast<const torch::nn::Module&>(m);
+auto asModule(const M &m, Priority<0>)
+    -> decltype(static_cast<const torch::nn::Module &>(m)) {
+  return static_cast<const torch::nn::Module &>(m);
 }
-template <typename M> const torch::nn::Module& asModule(const M& m) {
+template <typename M> const torch::nn::Module &asModule(const M &m) {
   return asModule(m, Priority<1>{});
 }
 
-void checkOnCpuNamed(const at::Tensor& tensor, const Site& site,
-                     const char* member);
+void checkOnCpuNamed(const at::Tensor &tensor, const Site &site,
+                     const char *member);
 
 // torch::data::Example<Tensor, Tensor>: both halves must be on the CPU.
 template <typename E>
-auto checkOnCpuAny(const E& example, const Site& site, Priority<2>)
+auto checkOnCpuAny(const E &example, const Site &site, Priority<2>)
     -> decltype((void)example.data, (void)example.target, void()) {
   checkOnCpuNamed(example.data, site, "data");
   checkOnCpuNamed(example.target, site, "target");
 }
 // torch::data::TensorExample: data only.
 template <typename E>
-auto checkOnCpuAny(const E& example, const Site& site, Priority<1>)
+auto checkOnCpuAny(const E &example, const Site &site, Priority<1>)
     -> decltype((void)example.data, void()) {
   checkOnCpuNamed(example.data, site, "data");
 }
 // A tensor.
 template <typename T>
-void checkOnCpuAny(const T& tensor, const Site& site, Priority<0>) {
+void checkOnCpuAny(const T &tensor, const Site &site, Priority<0>) {
   checkOnCpu(tensor, site);
 }
 

@@ -28,37 +28,36 @@ constexpr int kMaxDevices = 64;
 /// Allocated once per device on first use and kept for the whole process
 /// (kernels in flight at exit may still write to it).
 struct DeviceState {
-  ReductionSlot* slots = nullptr;
-  Mailbox* mailboxHost = nullptr;
-  Mailbox* mailboxDevice = nullptr;
+  ReductionSlot *slots = nullptr;
+  Mailbox *mailboxHost = nullptr;
+  Mailbox *mailboxDevice = nullptr;
   std::atomic<uint32_t> nextSlot{0};
   int maxResidentBlocks[2] = {0, 0};
   std::atomic<bool> ranDeferred{false};
   uint64_t readTicket = 0; // guarded by drainMutex()
 };
 
-std::mutex& stateMutex() {
+std::mutex &stateMutex() {
   static std::mutex m;
   return m;
 }
-std::mutex& drainMutex() {
+std::mutex &drainMutex() {
   static std::mutex m;
   return m;
 }
-std::array<std::atomic<DeviceState*>, kMaxDevices>& deviceStates() {
-  static std::array<std::atomic<DeviceState*>, kMaxDevices> states{};
+std::array<std::atomic<DeviceState *>, kMaxDevices> &deviceStates() {
+  static std::array<std::atomic<DeviceState *>, kMaxDevices> states{};
   return states;
 }
 
-cudaError_t createDeviceState(int device, DeviceState** out) {
+cudaError_t createDeviceState(int device, DeviceState **out) {
   auto state = std::make_unique<DeviceState>();
-  cudaError_t err =
-      cudaMalloc(reinterpret_cast<void**>(&state->slots),
-                 sizeof(ReductionSlot) * detail::kReductionSlots);
+  cudaError_t err = cudaMalloc(reinterpret_cast<void **>(&state->slots),
+                               sizeof(ReductionSlot) * detail::kReductionSlots);
   if (err != cudaSuccess)
     return err;
   std::vector<ReductionSlot> initial(detail::kReductionSlots);
-  for (ReductionSlot& s : initial) {
+  for (ReductionSlot &s : initial) {
     s.badCount = 0;
     s.firstPosition = LLONG_MAX;
     s.blocksDone = 0;
@@ -69,13 +68,14 @@ cudaError_t createDeviceState(int device, DeviceState** out) {
                    cudaMemcpyHostToDevice);
   if (err != cudaSuccess)
     return err;
-  err = cudaHostAlloc(reinterpret_cast<void**>(&state->mailboxHost),
-                      sizeof(Mailbox), cudaHostAllocMapped | cudaHostAllocPortable);
+  err = cudaHostAlloc(reinterpret_cast<void **>(&state->mailboxHost),
+                      sizeof(Mailbox),
+                      cudaHostAllocMapped | cudaHostAllocPortable);
   if (err != cudaSuccess)
     return err;
   *state->mailboxHost = Mailbox{};
-  err = cudaHostGetDevicePointer(reinterpret_cast<void**>(&state->mailboxDevice),
-                                 state->mailboxHost, 0);
+  err = cudaHostGetDevicePointer(
+      reinterpret_cast<void **>(&state->mailboxDevice), state->mailboxHost, 0);
   if (err != cudaSuccess)
     return err;
   int multiprocessors = 0;
@@ -84,17 +84,19 @@ cudaError_t createDeviceState(int device, DeviceState** out) {
   if (err != cudaSuccess)
     return err;
   state->maxResidentBlocks[0] =
-      multiprocessors * detail::residentBlocksPerMultiprocessor(IndexType::Int32);
+      multiprocessors *
+      detail::residentBlocksPerMultiprocessor(IndexType::Int32);
   state->maxResidentBlocks[1] =
-      multiprocessors * detail::residentBlocksPerMultiprocessor(IndexType::Int64);
+      multiprocessors *
+      detail::residentBlocksPerMultiprocessor(IndexType::Int64);
   *out = state.release();
   return cudaSuccess;
 }
 
-cudaError_t deviceState(int device, DeviceState** out) {
+cudaError_t deviceState(int device, DeviceState **out) {
   if (device < 0 || device >= kMaxDevices)
     return cudaErrorInvalidDevice;
-  DeviceState* state = deviceStates()[device].load(std::memory_order_acquire);
+  DeviceState *state = deviceStates()[device].load(std::memory_order_acquire);
   if (!state) {
     std::lock_guard<std::mutex> lock(stateMutex());
     state = deviceStates()[device].load(std::memory_order_acquire);
@@ -112,24 +114,24 @@ cudaError_t deviceState(int device, DeviceState** out) {
 /// Each thread waits for its own record, so concurrent sync checks from many
 /// threads never share one.
 struct ThreadRecord {
-  SyncRecord* host = nullptr;
-  SyncRecord* device = nullptr;
+  SyncRecord *host = nullptr;
+  SyncRecord *device = nullptr;
   ~ThreadRecord() {
     if (host)
       (void)cudaFreeHost(host); // may fail once the runtime is shut down
   }
 };
 
-cudaError_t threadRecord(ThreadRecord** out) {
+cudaError_t threadRecord(ThreadRecord **out) {
   thread_local ThreadRecord record;
   if (!record.host) {
-    SyncRecord* host = nullptr;
-    cudaError_t err = cudaHostAlloc(reinterpret_cast<void**>(&host),
-                                    sizeof(SyncRecord),
-                                    cudaHostAllocMapped | cudaHostAllocPortable);
+    SyncRecord *host = nullptr;
+    cudaError_t err =
+        cudaHostAlloc(reinterpret_cast<void **>(&host), sizeof(SyncRecord),
+                      cudaHostAllocMapped | cudaHostAllocPortable);
     if (err != cudaSuccess)
       return err;
-    err = cudaHostGetDevicePointer(reinterpret_cast<void**>(&record.device),
+    err = cudaHostGetDevicePointer(reinterpret_cast<void **>(&record.device),
                                    host, 0);
     if (err != cudaSuccess) {
       (void)cudaFreeHost(host);
@@ -141,8 +143,8 @@ cudaError_t threadRecord(ThreadRecord** out) {
   return cudaSuccess;
 }
 
-cudaError_t prepare(const void* indices, IndexType type, int64_t count,
-                    int64_t bound, KernelParams* params, DeviceState** state) {
+cudaError_t prepare(const void *indices, IndexType type, int64_t count,
+                    int64_t bound, KernelParams *params, DeviceState **state) {
   if (count < 0 || bound < 0 || (count > 0 && !indices) ||
       (type != IndexType::Int32 && type != IndexType::Int64))
     return cudaErrorInvalidValue;
@@ -157,8 +159,8 @@ cudaError_t prepare(const void* indices, IndexType type, int64_t count,
   params->indices = indices;
   params->count = count;
   params->bound = bound;
-  params->slot = (*state)->slots + (*state)->nextSlot.fetch_add(1) %
-                                       detail::kReductionSlots;
+  params->slot = (*state)->slots +
+                 (*state)->nextSlot.fetch_add(1) % detail::kReductionSlots;
   params->device = device;
   return cudaSuccess;
 }
@@ -167,46 +169,47 @@ int typeSlot(IndexType type) { return type == IndexType::Int32 ? 0 : 1; }
 
 } // namespace
 
-cudaError_t checkIndexRange(const void* indices, IndexType type, int64_t count,
+cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
                             int64_t bound, cudaStream_t stream,
-                            IndexRangeResult* result) {
+                            IndexRangeResult *result) {
   if (!result)
     return cudaErrorInvalidValue;
   *result = IndexRangeResult{};
   if (count == 0 && bound >= 0)
     return cudaSuccess; // nothing to look at: no device work, no sync
   KernelParams params;
-  DeviceState* state = nullptr;
+  DeviceState *state = nullptr;
   cudaError_t err = prepare(indices, type, count, bound, &params, &state);
   if (err != cudaSuccess)
     return err;
-  ThreadRecord* record = nullptr;
+  ThreadRecord *record = nullptr;
   err = threadRecord(&record);
   if (err != cudaSuccess)
     return err;
   params.syncRecord = record->device;
   bool launched = false;
   err = detail::dispatchIndexRangeCheck(
-      params, type, state->maxResidentBlocks[typeSlot(type)], stream, &launched);
+      params, type, state->maxResidentBlocks[typeSlot(type)], stream,
+      &launched);
   if (err != cudaSuccess || !launched)
     return err;
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess)
     return err;
-  const volatile SyncRecord* r = record->host;
+  const volatile SyncRecord *r = record->host;
   result->badCount = r->badCount;
   result->firstPosition = r->firstPosition;
   result->firstValue = r->firstValue;
   return cudaSuccess;
 }
 
-cudaError_t checkIndexRangeDeferred(const void* indices, IndexType type,
+cudaError_t checkIndexRangeDeferred(const void *indices, IndexType type,
                                     int64_t count, int64_t bound,
                                     uint32_t siteId, cudaStream_t stream) {
   if (count == 0 && bound >= 0)
     return cudaSuccess;
   KernelParams params;
-  DeviceState* state = nullptr;
+  DeviceState *state = nullptr;
   cudaError_t err = prepare(indices, type, count, bound, &params, &state);
   if (err != cudaSuccess)
     return err;
@@ -215,19 +218,20 @@ cudaError_t checkIndexRangeDeferred(const void* indices, IndexType type,
   state->ranDeferred.store(true, std::memory_order_release);
   bool launched = false;
   return detail::dispatchIndexRangeCheck(
-      params, type, state->maxResidentBlocks[typeSlot(type)], stream, &launched);
+      params, type, state->maxResidentBlocks[typeSlot(type)], stream,
+      &launched);
 }
 
-std::size_t drainDeferredFailures(DeferredFailure* out, std::size_t capacity,
-                                  uint64_t* dropped) {
+std::size_t drainDeferredFailures(DeferredFailure *out, std::size_t capacity,
+                                  uint64_t *dropped) {
   std::lock_guard<std::mutex> lock(drainMutex());
   std::size_t written = 0;
   uint64_t lost = 0;
-  for (auto& slot : deviceStates()) {
-    DeviceState* state = slot.load(std::memory_order_acquire);
+  for (auto &slot : deviceStates()) {
+    DeviceState *state = slot.load(std::memory_order_acquire);
     if (!state || !state->ranDeferred.load(std::memory_order_acquire))
       continue;
-    volatile Mailbox* box = state->mailboxHost;
+    volatile Mailbox *box = state->mailboxHost;
     const uint64_t tickets = box->tickets;
     if (tickets - state->readTicket > detail::kMailboxCapacity) {
       // The ring wrapped: the oldest records were overwritten.
@@ -236,14 +240,14 @@ std::size_t drainDeferredFailures(DeferredFailure* out, std::size_t capacity,
       state->readTicket = first;
     }
     while (state->readTicket < tickets && written < capacity) {
-      volatile MailboxRecord* r =
+      volatile MailboxRecord *r =
           &box->records[state->readTicket % detail::kMailboxCapacity];
       const uint64_t sequence = r->sequence;
       if (sequence < state->readTicket + 1)
         break; // still being written by a kernel; read it next time
       std::atomic_thread_fence(std::memory_order_acquire);
       if (sequence == state->readTicket + 1) {
-        DeferredFailure& f = out[written++];
+        DeferredFailure &f = out[written++];
         f.siteId = r->siteId;
         f.device = r->device;
         f.position = r->position;
@@ -268,7 +272,7 @@ cudaError_t synchronizeDeferredDevices() {
     return err;
   cudaError_t first = cudaSuccess;
   for (int device = 0; device < kMaxDevices; ++device) {
-    DeviceState* state = deviceStates()[device].load(std::memory_order_acquire);
+    DeviceState *state = deviceStates()[device].load(std::memory_order_acquire);
     if (!state || !state->ranDeferred.load(std::memory_order_acquire))
       continue;
     err = cudaSetDevice(device);

@@ -10,17 +10,19 @@ namespace {
 
 template <typename T>
 cudaError_t launchTyped(KernelParams params, int maxResidentBlocks,
-                        cudaStream_t stream, bool* launched) {
-  params.split = range::splitForVectors(
-      reinterpret_cast<uintptr_t>(params.indices), params.count, sizeof(T),
-      kVectorBytes);
-  const int64_t work = params.split.vectors > params.split.head + params.split.tail
-                           ? params.split.vectors
-                           : params.split.head + params.split.tail;
+                        cudaStream_t stream, bool *launched) {
+  params.split =
+      range::splitForVectors(reinterpret_cast<uintptr_t>(params.indices),
+                             params.count, sizeof(T), kVectorBytes);
+  const int64_t work =
+      params.split.vectors > params.split.head + params.split.tail
+          ? params.split.vectors
+          : params.split.head + params.split.tail;
   const int64_t blocks =
       range::gridBlocks(work, kThreadsPerBlock, maxResidentBlocks);
-  indexRangeKernel<T><<<static_cast<unsigned int>(blocks), kThreadsPerBlock, 0,
-                        stream>>>(params);
+  indexRangeKernel<T>
+      <<<static_cast<unsigned int>(blocks), kThreadsPerBlock, 0, stream>>>(
+          params);
   // Checked right after the launch, as C10_CUDA_KERNEL_LAUNCH_CHECK does.
   const cudaError_t err = cudaGetLastError();
   *launched = err == cudaSuccess;
@@ -31,7 +33,7 @@ cudaError_t launchTyped(KernelParams params, int maxResidentBlocks,
 
 cudaError_t dispatchIndexRangeCheck(KernelParams params, IndexType type,
                                     int maxResidentBlocks, cudaStream_t stream,
-                                    bool* launched) {
+                                    bool *launched) {
   *launched = false;
   if (params.count == 0)
     return cudaSuccess;

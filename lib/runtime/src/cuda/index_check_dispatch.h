@@ -15,7 +15,7 @@ namespace detail {
 /// was launched (not for an empty buffer). Returns the launch's error.
 cudaError_t dispatchIndexRangeCheck(KernelParams params, IndexType type,
                                     int maxResidentBlocks, cudaStream_t stream,
-                                    bool* launched);
+                                    bool *launched);
 
 /// Blocks of kThreadsPerBlock threads that fit on one multiprocessor.
 int residentBlocksPerMultiprocessor(IndexType type);

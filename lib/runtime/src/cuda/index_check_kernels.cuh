@@ -18,7 +18,7 @@ template <typename T> struct alignas(kVectorBytes) IndexVector {
   T v[kVectorBytes / sizeof(T)];
 };
 
-__device__ inline void noteBad(range::Summary& s, int64_t position) {
+__device__ inline void noteBad(range::Summary &s, int64_t position) {
   ++s.badCount;
   if (position < s.firstPosition)
     s.firstPosition = position;
@@ -60,8 +60,8 @@ __device__ inline range::Summary blockReduce(range::Summary s) {
 
 /// Called by thread 0 of the last block: the whole buffer has been seen.
 template <typename T>
-__device__ void publishResult(const KernelParams& p, const T* indices) {
-  volatile ReductionSlot* slot = p.slot;
+__device__ void publishResult(const KernelParams &p, const T *indices) {
+  volatile ReductionSlot *slot = p.slot;
   const unsigned long long bad = slot->badCount;
   const long long first = slot->firstPosition;
   const long long value = bad ? static_cast<long long>(indices[first]) : 0;
@@ -73,7 +73,7 @@ __device__ void publishResult(const KernelParams& p, const T* indices) {
   __threadfence();
 
   if (p.syncRecord) {
-    volatile SyncRecord* out = p.syncRecord;
+    volatile SyncRecord *out = p.syncRecord;
     out->badCount = bad;
     out->firstPosition = bad ? first : -1;
     out->firstValue = value;
@@ -81,7 +81,7 @@ __device__ void publishResult(const KernelParams& p, const T* indices) {
   }
   if (p.mailbox && bad) {
     const unsigned long long ticket = atomicAdd(&p.mailbox->tickets, 1ull);
-    volatile MailboxRecord* r = &p.mailbox->records[ticket % kMailboxCapacity];
+    volatile MailboxRecord *r = &p.mailbox->records[ticket % kMailboxCapacity];
     r->siteId = p.siteId;
     r->device = p.device;
     r->position = first;
@@ -101,7 +101,7 @@ __device__ void publishResult(const KernelParams& p, const T* indices) {
 template <typename T>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     indexRangeKernel(KernelParams p) {
-  const T* indices = static_cast<const T*>(p.indices);
+  const T *indices = static_cast<const T *>(p.indices);
   const int64_t perVector = p.split.perVector;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t tid =
@@ -110,8 +110,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const typename range::UnsignedOf<T>::type ub =
       range::unsignedBound<T>(p.bound);
   range::Summary local;
-  const IndexVector<T>* body =
-      reinterpret_cast<const IndexVector<T>*>(indices + p.split.head);
+  const IndexVector<T> *body =
+      reinterpret_cast<const IndexVector<T> *>(indices + p.split.head);
   for (int64_t v = tid; v < p.split.vectors; v += stride) {
     const IndexVector<T> x = body[v];
 #pragma unroll

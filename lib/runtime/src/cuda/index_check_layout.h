@@ -54,13 +54,13 @@ struct Mailbox {
 
 /// Everything one launch needs.
 struct KernelParams {
-  const void* indices;
+  const void *indices;
   int64_t count;
   int64_t bound;
   range::VectorSplit split;
-  ReductionSlot* slot;
-  SyncRecord* syncRecord;  ///< device view of the pinned record, or null
-  Mailbox* mailbox;        ///< device view of the mailbox, or null
+  ReductionSlot *slot;
+  SyncRecord *syncRecord; ///< device view of the pinned record, or null
+  Mailbox *mailbox;       ///< device view of the mailbox, or null
   unsigned int siteId;
   int device;
 };

@@ -13,7 +13,7 @@ int main() {
   TORCHTIDY_CHECK_INDEX(ids, 8);
   try {
     TORCHTIDY_CHECK_INDEX(ids, 5);
-  } catch (const torchtidy::IndexOutOfRangeError& e) {
+  } catch (const torchtidy::IndexOutOfRangeError &e) {
     const std::string msg = e.msg();
     if (msg.find("main.cpp:") != std::string::npos && e.value() == 5 &&
         e.badCount() == 3) {

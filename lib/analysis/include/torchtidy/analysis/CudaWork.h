@@ -137,8 +137,8 @@ private:
   };
   const Summary &summarize(const clang::FunctionDecl *FD);
   /// The shortest chain from \p Callee (depth 1) to CUDA work.
-  std::optional<CudaWorkFinding>
-  searchFrom(const CallStep &First, const clang::FunctionDecl *Root);
+  std::optional<CudaWorkFinding> searchFrom(const CallStep &First,
+                                            const clang::FunctionDecl *Root);
 
   unsigned MaxCallDepth;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Summary>>

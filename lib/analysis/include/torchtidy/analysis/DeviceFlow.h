@@ -32,7 +32,7 @@ namespace torchtidy {
 /// The device of one value at one program point.
 struct DeviceFact {
   enum Kind : unsigned char {
-    Unknown,  ///< top: anything, or conflicting facts joined
+    Unknown, ///< top: anything, or conflicting facts joined
     CPU,
     CUDA,
     SameAs,   ///< the device tensor (or module) Ref holds here
@@ -80,9 +80,9 @@ DeviceFact join(const DeviceFact &A, const DeviceFact &B);
 
 /// What LibTorch does with this pair at this op.
 enum class IndexDeviceMismatch {
-  None,         ///< same device, or not certain
-  Error,        ///< throws "Expected all tensors to be on the same device"
-  ImplicitCopy  ///< Tensor::index / operator[]: a CPU index is copied over
+  None,        ///< same device, or not certain
+  Error,       ///< throws "Expected all tensors to be on the same device"
+  ImplicitCopy ///< Tensor::index / operator[]: a CPU index is copied over
 };
 
 /// The facts at one index op.

@@ -1,4 +1,5 @@
-//===--- IndexGuards.h - Is an index tensor bounded where it is used? -*- C++ -*-===//
+//===--- IndexGuards.h - Is an index tensor bounded where it is used? -*- C++
+//-*-===//
 //
 // Answers, for an index tensor used at a statement of a function, "where do
 // its values come from, and is it bounds-checked on every path before this

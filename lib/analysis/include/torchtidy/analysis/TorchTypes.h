@@ -57,9 +57,9 @@ clang::QualType getOptionalValueType(clang::QualType T);
 /// What a data member of a module holds, as far as registration cares.
 struct MemberClass {
   enum Kind { None, Tensor, Submodule } K = None;
-  bool InContainer = false;   ///< std::vector<Tensor>, std::vector<Linear>...
-  bool IsOptional = false;    ///< c10::optional<Tensor>
-  bool IsSharedPtr = false;   ///< std::shared_ptr<XImpl> rather than a holder
+  bool InContainer = false; ///< std::vector<Tensor>, std::vector<Linear>...
+  bool IsOptional = false;  ///< c10::optional<Tensor>
+  bool IsSharedPtr = false; ///< std::shared_ptr<XImpl> rather than a holder
   const clang::CXXRecordDecl *Module = nullptr; ///< Submodule: its class
 };
 

@@ -18,9 +18,9 @@ enum class IndexType : int { Int32 = 0, Int64 = 1 };
 
 /// What one check found.
 struct IndexRangeResult {
-  uint64_t badCount = 0;       ///< values outside [0, bound)
-  int64_t firstPosition = -1;  ///< position of the first such value, or -1
-  int64_t firstValue = 0;      ///< that value
+  uint64_t badCount = 0;      ///< values outside [0, bound)
+  int64_t firstPosition = -1; ///< position of the first such value, or -1
+  int64_t firstValue = 0;     ///< that value
 };
 
 /// Checks that indices[0, count) are in [0, bound): one kernel on `stream`,
@@ -28,14 +28,14 @@ struct IndexRangeResult {
 /// for count == 0. cudaErrorInvalidValue for a null pointer with count > 0, a
 /// negative count or bound, or a null result. Any error of the launch or of
 /// the stream (including one left by earlier work on it) is returned.
-cudaError_t checkIndexRange(const void* indices, IndexType type, int64_t count,
+cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
                             int64_t bound, cudaStream_t stream,
-                            IndexRangeResult* result);
+                            IndexRangeResult *result);
 
 /// The same kernel without any host synchronisation: a failure is posted to
 /// the mailbox with `siteId` and the caller goes on. The launch itself is
 /// still checked.
-cudaError_t checkIndexRangeDeferred(const void* indices, IndexType type,
+cudaError_t checkIndexRangeDeferred(const void *indices, IndexType type,
                                     int64_t count, int64_t bound,
                                     uint32_t siteId, cudaStream_t stream);
 
@@ -53,8 +53,8 @@ struct DeferredFailure {
 /// for the GPU (the mailbox is mapped host memory). Returns how many were
 /// written to out[0, capacity); *dropped (if not null) gets how many were
 /// lost because the mailbox overflowed since the last call.
-std::size_t drainDeferredFailures(DeferredFailure* out, std::size_t capacity,
-                                  uint64_t* dropped);
+std::size_t drainDeferredFailures(DeferredFailure *out, std::size_t capacity,
+                                  uint64_t *dropped);
 
 /// Waits for every device that ran a deferred check, so that a following
 /// drainDeferredFailures() sees all of their failures.
