@@ -11,7 +11,6 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <functional>
 
 using namespace clang::ast_matchers;
@@ -75,20 +74,6 @@ bool isRepeatable(const Expr *E, unsigned Depth = 0) {
   return false;
 }
 
-/// The argument of a method or free call at the free function's position.
-const Expr *argument(const CallExpr *Call, unsigned FreeIndex) {
-  unsigned Index = FreeIndex;
-  if (isa<CXXMemberCallExpr>(Call)) {
-    if (FreeIndex == 0)
-      return cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
-    Index -= 1;
-  }
-  if (Index >= Call->getNumArgs() ||
-      isa<CXXDefaultArgExpr>(Call->getArg(Index)))
-    return nullptr;
-  return Call->getArg(Index);
-}
-
 /// How the check describes one kind of sink.
 struct SinkWords {
   std::string What;  // "Embedding 'emb'", "index_select on 'x'"
@@ -99,8 +84,7 @@ struct SinkWords {
   StringRef Noun;    // "index", "target"
 };
 
-SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
-                   const ASTContext &Ctx) {
+SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
   SinkWords W;
   W.Noun = "index";
   W.Unit = "an index";
@@ -110,73 +94,66 @@ SinkWords describe(const CallExpr *Call, const IndexOpSite &Site,
   // Inside a macro the tensor may have no name: "on a tensor", "size(0)".
   const std::string On = Src.empty() ? " on a tensor" : " on '" + Src + "'";
   const std::string Of = Src.empty() ? "" : Src + ".";
-  auto SizeOf = [&](const Expr *Dim) {
-    std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
-    std::string Text = Of + "size(" + (DimText.empty() ? "dim" : DimText) + ")";
-    W.Bound = Text;
-    if (SrcOk && (!Dim || isRepeatable(Dim)))
-      W.Size = Text;
-  };
   switch (Site.K) {
   case IndexOpSite::Embedding:
   case IndexOpSite::EmbeddingBag:
     W.Unit = "an id";
-    if (Site.Module) {
-      const std::string Mod = displayText(Site.Module, Ctx);
-      W.What = Site.Name.str() + (Mod.empty() ? "" : " '" + Mod + "'");
-      W.Bound = "num_embeddings";
-      QualType T = Site.Module->getType().getNonReferenceType();
-      bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
-                   torchtidy::getSharedPtrModule(T);
-      if (isRepeatable(Site.Module))
-        W.Size = Mod + (Arrow ? "->" : ".") + "options.num_embeddings()";
-      return W;
-    }
     W.What = Site.Name.str() + (Src.empty() ? "" : " of '" + Src + "'");
-    SizeOf(nullptr);
-    return W;
-  case IndexOpSite::LossTarget: {
+    break;
+  case IndexOpSite::LossTarget:
     W.Noun = "target";
     W.Unit = "a class id";
     W.Effect = "a device-side assert on CUDA";
     W.What = Site.Name.str();
-    std::string Text = Of + "size(1)";
-    W.Bound = Text;
-    if (SrcOk)
-      W.Size = Text;
-    return W;
-  }
-  case IndexOpSite::Take:
-    W.What = Site.Name.str() + On;
-    W.Bound = Of + "numel()";
-    if (SrcOk)
-      W.Size = W.Bound;
-    return W;
-  case IndexOpSite::Gather:
-    W.What = Site.Name.str() + On;
-    if (Site.Name == "take_along_dim") {
-      const Expr *Dim = argument(Call, 2);
-      if (!Dim) {
-        W.Bound = Of + "numel()";
-        if (SrcOk)
-          W.Size = W.Bound;
-        return W;
-      }
-      SizeOf(Dim);
-      return W;
-    }
-    SizeOf(argument(Call, 1));
-    return W;
-  case IndexOpSite::IndexPut:
-  case IndexOpSite::AdvancedIndex:
-    W.What = Site.Name.str() + On;
-    SizeOf(nullptr);
-    return W;
+    break;
   default:
     W.What = Site.Name.str() + On;
-    SizeOf(argument(Call, 1));
-    return W;
+    break;
   }
+  // The bound, as the table's row for the op says.
+  auto Spelled = [&](std::string Text, bool Repeatable) {
+    W.Bound = Text;
+    if (SrcOk && Repeatable)
+      W.Size = std::move(Text);
+  };
+  auto SizeOf = [&](const Expr *Dim) {
+    std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
+    Spelled(Of + "size(" + (DimText.empty() ? "dim" : DimText) + ")",
+            !Dim || isRepeatable(Dim));
+  };
+  switch (Site.Bound) {
+  case torchtidy::IndexBound::NumEmbeddings: {
+    const std::string Mod = displayText(Site.Module, Ctx);
+    W.What = Site.Name.str() + (Mod.empty() ? "" : " '" + Mod + "'");
+    W.Bound = "num_embeddings";
+    QualType T = Site.Module->getType().getNonReferenceType();
+    bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
+                 torchtidy::getSharedPtrModule(T);
+    if (isRepeatable(Site.Module))
+      W.Size = Mod + (Arrow ? "->" : ".") + "options.num_embeddings()";
+    break;
+  }
+  case torchtidy::IndexBound::Rows:
+    SizeOf(nullptr);
+    break;
+  case torchtidy::IndexBound::Classes:
+    Spelled(Of + "size(1)", true);
+    break;
+  case torchtidy::IndexBound::Numel:
+    Spelled(Of + "numel()", true);
+    break;
+  case torchtidy::IndexBound::DimArgOrNumel:
+    if (!Site.BoundDim) {
+      Spelled(Of + "numel()", true);
+      break;
+    }
+    SizeOf(Site.BoundDim);
+    break;
+  case torchtidy::IndexBound::DimArg:
+    SizeOf(Site.BoundDim);
+    break;
+  }
+  return W;
 }
 
 /// The statement of the innermost `{ ... }` of \p Body that holds \p Target,
@@ -274,7 +251,7 @@ public:
     if (Functions.empty())
       return true;
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !isSinkName(Callee))
+    if (!torchtidy::mayBeIndexOpCallee(Callee))
       return true;
     if (SM.isInSystemHeader(
             SM.getExpansionLoc(torchtidy::compat::beginLoc(Call))))
@@ -284,22 +261,6 @@ public:
   }
 
 private:
-  /// Names of the ops matchIndexOp recognises as sinks (a cheap filter).
-  static bool isSinkName(const FunctionDecl *FD) {
-    if (FD->getOverloadedOperator() == OO_Call)
-      return true;
-    if (!FD->getIdentifier())
-      return false;
-    return llvm::StringSwitch<bool>(FD->getName())
-        .Cases("index_select", "gather", "take_along_dim", "scatter",
-               "scatter_", "scatter_add", "scatter_add_", true)
-        .Cases("index_add", "index_add_", "index_copy", "index_copy_",
-               "index_fill", "index_fill_", "index_put_", "take", true)
-        .Cases("embedding", "embedding_bag", "nll_loss", "nll_loss2d",
-               "cross_entropy", "cross_entropy_loss", "forward", true)
-        .Default(false);
-  }
-
   const SourceManager &SM;
   llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall;
   llvm::SmallVector<const FunctionDecl *, 8> Functions;
@@ -359,7 +320,7 @@ void UncheckedIndexCheck::analyze(const Sink &S,
   IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
   if (reportLiteral(S, Origin) || Origin.K != IndexOrigin::Unsafe)
     return;
-  SinkWords W = describe(S.Call, S.Site, *Context);
+  SinkWords W = describe(S.Site, *Context);
   const std::string Index = displayText(S.Site.Index, *Context);
   const std::string Subject =
       Index.empty() ? "the " + W.Noun.str() : W.Noun.str() + " '" + Index + "'";

@@ -44,7 +44,10 @@ torch::Tensor embedFunctions(torch::Tensor weight, torch::Tensor ids) {
   // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, weight.size(0));{{$}}
   auto b = F::embedding(ids, weight);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches embedding of 'weight' without a bounds check
-  return a + b;
+  // F::detail::embedding takes the indices first too.
+  auto c = F::detail::embedding(ids, weight, {}, {}, 2.0, false, false);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches embedding of 'weight' without a bounds check
+  return a + b + c;
 }
 
 void indexOps(torch::Tensor x, torch::Tensor ids, torch::Tensor src) {

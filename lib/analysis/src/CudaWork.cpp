@@ -21,28 +21,6 @@ namespace torchtidy {
 
 //===--- Hooks ------------------------------------------------------------===//
 
-namespace {
-struct HookEntry {
-  llvm::StringRef Base, Method;
-  llvm::ArrayRef<llvm::StringRef> Namespaces;
-};
-constexpr llvm::StringRef DatasetsNS[] = {"torch", "data", "datasets"};
-constexpr llvm::StringRef TransformsNS[] = {"torch", "data", "transforms"};
-// The methods the DataLoader (through MapDataset and the batch transforms)
-// calls on its worker threads, as LibTorch declares them.
-const HookEntry Hooks[] = {
-    {"Dataset", "get", DatasetsNS},
-    {"Dataset", "get_batch", DatasetsNS},
-    {"BatchDataset", "get_batch", DatasetsNS},
-    {"StatefulDataset", "get_batch", DatasetsNS},
-    {"Transform", "apply", TransformsNS},
-    {"Transform", "apply_batch", TransformsNS},
-    {"BatchTransform", "apply_batch", TransformsNS},
-    {"TensorTransform", "operator()", TransformsNS},
-    {"TensorTransform", "apply", TransformsNS},
-};
-} // namespace
-
 static llvm::StringRef methodName(const CXXMethodDecl *MD) {
   if (MD->getOverloadedOperator() == OO_Call)
     return "operator()";
@@ -51,9 +29,10 @@ static llvm::StringRef methodName(const CXXMethodDecl *MD) {
 
 static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
   llvm::StringRef Name = methodName(MD);
-  for (const HookEntry &H : Hooks)
-    if (H.Method == Name &&
-        hasQualifiedName(MD->getParent(), H.Base, H.Namespaces))
+  // The DataLoader's hooks, as the table lists them.
+  for (const DataHookRow &H : dataHookRows())
+    if (H.Method == Name && hasQualifiedName(MD->getParent(), H.Base,
+                                             {"torch", "data", H.Namespace}))
       return {H.Base, H.Method};
   return {};
 }
@@ -249,8 +228,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (MD && isTensorOptions(compat::recordType(MD->getParent()))) {
-      llvm::StringRef N = methodName(MD);
-      if (N == "device" && MC->getNumArgs() > 0)
+      if ((callFacts(MC) & op::OptionsDevice) && MC->getNumArgs() > 0)
         return classify(MC->getArg(0), Depth + 1);
       // .dtype(), .requires_grad(), .layout()...: keep the object's device.
       return classify(MC->getImplicitObjectArgument(), Depth + 1);
@@ -259,13 +237,12 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
     return DeviceClass::Unknown;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD && isTorchFunction(FD) && FD->getIdentifier()) {
-      // torch::device(d), torch::dtype(t): the TensorOptions shortcuts.
-      if (FD->getName() == "device" && Call->getNumArgs() > 0)
+    // torch::device(d), torch::dtype(t): the TensorOptions shortcuts.
+    if (formOf(Call->getDirectCallee()) == op::Aten) {
+      const uint64_t Facts = callFacts(Call);
+      if ((Facts & op::OptionsDevice) && Call->getNumArgs() > 0)
         return classify(Call->getArg(0), Depth + 1);
-      if (FD->getName() == "dtype" || FD->getName() == "requires_grad" ||
-          FD->getName() == "layout")
+      if (Facts & op::OptionsNonDevice)
         return DeviceClass::NotADevice;
     }
     return DeviceClass::Unknown;
@@ -307,15 +284,6 @@ static bool inTorchCudaNamespace(const Decl *D) {
     return false;
   llvm::StringRef N = Top->getName();
   return N == "at" || N == "c10" || N == "torch";
-}
-
-/// Queries that LibTorch answers without work on a device.
-static bool isCudaQuery(const FunctionDecl *FD) {
-  if (!FD->getIdentifier())
-    return false;
-  llvm::StringRef N = FD->getName();
-  return N == "is_available" || N == "device_count" ||
-         N == "cudnn_is_available";
 }
 
 /// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope.
@@ -381,8 +349,8 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
     if (!isTensorMethod(MD))
       return std::nullopt;
-    llvm::StringRef N = methodName(MD);
-    if (N == "cuda") {
+    const uint64_t Facts = callFacts(Call);
+    if (Facts & op::MovesToCuda) {
       CudaOp Op{CudaOp::CudaMethod, E};
       Op.Callee = FD;
       return Op;
@@ -391,14 +359,16 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
     DeviceClass C = deviceArgument(Call, FD);
     if (!isGpuDevice(C))
       return std::nullopt;
-    CudaOp Op{N == "to" ? CudaOp::MoveToDevice : CudaOp::Factory, E};
+    CudaOp Op{(Facts & op::MovesToArgument) ? CudaOp::MoveToDevice
+                                            : CudaOp::Factory,
+              E};
     Op.Device = C;
     Op.Callee = FD;
     return Op;
   }
 
   if (inTorchCudaNamespace(FD)) {
-    if (isCudaQuery(FD))
+    if (callFacts(Call) & op::CudaQuery)
       return std::nullopt;
     CudaOp Op{CudaOp::CudaLibrary, E};
     Op.Callee = FD;
@@ -437,10 +407,11 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || !isTensorMethod(MD))
       return false;
-    llvm::StringRef N = methodName(MD);
+    const uint64_t Facts = callFacts(MC);
     // Back to the CPU.
-    if (N == "cpu" ||
-        (N == "to" && deviceArgument(MC, MD) != DeviceClass::NotADevice))
+    if ((Facts & op::MovesToCpu) ||
+        ((Facts & op::MovesToArgument) &&
+         deviceArgument(MC, MD) != DeviceClass::NotADevice))
       return false;
     return isCudaTensorExpr(MC->getImplicitObjectArgument(), Depth + 1);
   }

@@ -9,7 +9,6 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <deque>
@@ -199,17 +198,12 @@ const ValueDecl *trackedDecl(const Expr *E) {
   return D;
 }
 
-bool isNamed(const FunctionDecl *FD, StringRef Name) {
-  return FD && FD->getIdentifier() && FD->getName() == Name;
-}
-
 /// `torch::cuda::is_available()` somewhere in \p S.
 bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
   if (!S || Depth > 32)
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (isNamed(FD, "is_available") && isTorchFunction(FD))
+    if (callFacts(CE) & op::CudaAvailability)
       return true;
   }
   for (const Stmt *Child : S->children())
@@ -218,42 +212,8 @@ bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
   return false;
 }
 
-bool isFactory(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("tensor", "arange", "range", "zeros", "ones", "empty", "full",
-             true)
-      .Cases("rand", "randn", "randint", "randperm", "from_blob", true)
-      .Cases("linspace", "logspace", "eye", "scalar_tensor", "empty_strided",
-             true)
-      .Cases("tril_indices", "triu_indices", "normal", "bernoulli", true)
-      .Default(false);
-}
-
-bool isLikeFactory(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
-             true)
-      .Cases("randn_like", "randint_like", true)
-      .Default(false);
-}
-
-/// Tensor methods that return a tensor somewhere else than their input, or
-/// whose result the model does not know.
-bool isOpaqueTensorMethod(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("type", "toBackend", "to_mkldnn", "_to_copy", "mps", true)
-      .Cases("xpu", "hip", "vulkan", "metal", "ipu", true)
-      .Cases("to_dense", "to_sparse", "set_", "new_empty", "new_zeros", true)
-      .Default(false);
-}
-
-/// Reductions that give a 0-dim tensor when called without a dim.
-bool isFullReduction(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("sum", "mean", "max", "min", "prod", "all", "any", true)
-      .Cases("argmax", "argmin", "norm", "item", "median", true)
-      .Default(false);
-}
+/// The table's facts of the tensor method \p Name.
+uint64_t methodFacts(StringRef Name) { return opFacts(Name, op::Method); }
 
 /// No argument written by the user (all defaulted).
 bool noExplicitArgs(const CallExpr *Call, unsigned First) {
@@ -375,8 +335,7 @@ public:
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (MD && isTensorMethod(MD) && MD->getIdentifier() &&
-          MD->getName() == "set_")
+      if (callFacts(MC) & op::RebindsStorage)
         escape(MC->getImplicitObjectArgument());
     }
     // LibTorch does not move a tensor passed by reference to another
@@ -467,8 +426,8 @@ public:
       }
     const FunctionDecl *FD = Call->getDirectCallee();
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (MD && isNamed(MD, "to") && isModuleBaseClass(MD->getParent())) {
+      if (callFacts(MC) & op::MovesToArgument &&
+          formOf(MC->getMethodDecl()) == op::ModuleBase) {
         moveModule(MC, St);
         return;
       }
@@ -680,24 +639,22 @@ private:
               ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
               : Call->getArg(0);
       unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
-      if (Name == "cuda")
+      const uint64_t Facts = methodFacts(Name);
+      if (Facts & op::MovesToCuda)
         return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
-      if (Name == "cpu") {
+      if (Facts & op::MovesToCpu) {
         DeviceFact F =
             DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
         F.ZeroDim = eval(Obj, St, Depth + 1).ZeroDim;
         return F;
       }
-      if (Name == "to")
+      if (Facts & op::MovesToArgument)
         return evalTo(Call, MD, Obj, First, St, Depth);
-      if (!isTensor(Call->getType()) || isOpaqueTensorMethod(Name))
+      if (!isTensor(Call->getType()) || (Facts & op::DeviceOpaque))
         return DeviceFact::unknown();
       DeviceFact F = eval(Obj, St, Depth + 1);
-      bool KeepsDims = Name == "clone" || Name == "detach" ||
-                       Name == "contiguous" || Name == "pin_memory" ||
-                       Name == "long" || Name == "int" || Name == "float";
-      F.ZeroDim = (KeepsDims && F.ZeroDim) ||
-                  (isFullReduction(Name) && noExplicitArgs(Call, First));
+      F.ZeroDim = ((Facts & op::KeepsShape) && F.ZeroDim) ||
+                  ((Facts & op::FullReduction) && noExplicitArgs(Call, First));
       return F;
     }
     if (isa<CXXMethodDecl>(FD) || !isTorchFunction(FD) ||
@@ -709,7 +666,8 @@ private:
     for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
       if (isOptionsClass(FD->getParamDecl(I)->getType()))
         OptionsArg = Call->getArg(I);
-    if (isFactory(Name)) {
+    const uint64_t Facts = opFacts(Name, op::Aten);
+    if (Facts & op::Factory) {
       DeviceFact F = OptionsArg ? evalOptions(OptionsArg, St, Depth + 1)
                                 : DeviceFact::make(DeviceFact::NoDevice, Call);
       if (F.K == DeviceFact::NoDevice)
@@ -718,10 +676,10 @@ private:
         F.Origin = Call;
         F.How = DeviceFact::Created;
       }
-      F.ZeroDim = Name == "scalar_tensor";
+      F.ZeroDim = Facts & op::ZeroDimResult;
       return F;
     }
-    if (isLikeFactory(Name) && OptionsArg) {
+    if ((Facts & op::LikeFactory) && OptionsArg) {
       DeviceFact F = evalOptions(OptionsArg, St, Depth + 1);
       if (F.K != DeviceFact::NoDevice) {
         if (F.isKnown())
@@ -825,8 +783,7 @@ private:
       return evalDevice(A0, St, Depth + 1);
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (isNamed(MD, "device") && isTensorMethod(MD)) {
+      if (callFacts(MC) & op::DeviceOfTensor) {
         DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);
         F.ZeroDim = false;
         return F;
@@ -868,33 +825,28 @@ private:
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD || !FD->getIdentifier())
       return DeviceFact::unknown();
-    StringRef Name = FD->getName();
+    const op::Form Form = formOf(FD);
+    const uint64_t Facts = opFacts(FD->getName(), Form);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (isTensorMethod(MD) && Name == "options") {
+      if (Facts & op::OptionsOfTensor) {
         DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);
         F.ZeroDim = false;
         return F;
       }
-      if (!MD ||
-          !(hasQualifiedName(MD->getParent(), "TensorOptions", {"c10"}) ||
-            hasQualifiedName(MD->getParent(), "TensorOptions", {"at"})))
+      if (Form != op::Options)
         return DeviceFact::unknown();
-      const Expr *Obj = MC->getImplicitObjectArgument();
-      if (Name == "device" && MC->getNumArgs() >= 1) {
-        DeviceFact F = evalDevice(MC->getArg(0), St, Depth + 1);
+      if ((Facts & op::OptionsDevice) && MC->getNumArgs() >= 1)
         // .device(c10::nullopt) and the like: not a device we know.
-        return F;
-      }
-      if (Name == "dtype" || Name == "requires_grad" || Name == "layout" ||
-          Name == "memory_format" || Name == "pinned_memory")
-        return evalOptions(Obj, St, Depth + 1);
+        return evalDevice(MC->getArg(0), St, Depth + 1);
+      if (Facts & op::OptionsNonDevice)
+        return evalOptions(MC->getImplicitObjectArgument(), St, Depth + 1);
       return DeviceFact::unknown();
     }
-    if (isTorchFunction(FD)) {
-      if (Name == "device" && Call->getNumArgs() >= 1)
+    if (Form == op::Aten) {
+      // torch::device(d), torch::dtype(t): options with that field alone.
+      if ((Facts & op::OptionsDevice) && Call->getNumArgs() >= 1)
         return evalDevice(Call->getArg(0), St, Depth + 1);
-      if (Name == "dtype" || Name == "requires_grad" || Name == "layout")
+      if (Facts & op::OptionsNonDevice)
         return DeviceFact::make(DeviceFact::NoDevice, E);
     }
     return DeviceFact::unknown();
@@ -909,8 +861,7 @@ private:
     const CXXConstructExpr *CE = dyn_cast<CXXConstructExpr>(E);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // std::make_shared<XImpl>(...)
-      const FunctionDecl *FD = Call->getDirectCallee();
-      if (isNamed(FD, "make_shared") && Call->getNumArgs() > 0)
+      if ((callFacts(Call) & op::MakesShared) && Call->getNumArgs() > 0)
         return DeviceFact::make(DeviceFact::CPU, E);
       return DeviceFact::unknown();
     }

@@ -14,7 +14,6 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -43,41 +42,20 @@ const Expr *skipImplicit(const Expr *E) {
   return E;
 }
 
-bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
-  return FD && FD->getIdentifier() && FD->getName() == Name &&
-         FD->isInStdNamespace();
-}
-
 /// `ids.to(device)` -> `ids`, for the ops that keep values as they are.
 const Expr *valuePreservingOperand(const Expr *E) {
   E = skipImplicit(E);
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    if (isStdFunction(Call->getDirectCallee(), "move") &&
-        Call->getNumArgs() == 1)
-      return Call->getArg(0);
-  }
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-  if (!MC)
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
     return nullptr;
-  const auto *MD = MC->getMethodDecl();
-  if (!isTensorMethod(MD) || !MD->getIdentifier())
+  const uint64_t Facts = callFacts(Call);
+  if ((Facts & op::PassesThrough) && Call->getNumArgs() == 1)
+    return Call->getArg(0);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!MC || !(Facts & op::ValuePreserving) ||
+      formOf(MC->getMethodDecl()) != op::Method)
     return nullptr;
-  bool Keeps =
-      llvm::StringSwitch<bool>(MD->getName())
-          .Cases("to", "cuda", "cpu", "view", "reshape", "flatten", true)
-          .Cases("squeeze", "unsqueeze", "contiguous", "clone", "detach", true)
-          .Cases("t", "expand", "view_as", "reshape_as", "expand_as", true)
-          .Cases("pin_memory", "long", "int", "toType", true)
-          .Default(false);
-  return Keeps ? MC->getImplicitObjectArgument() : nullptr;
-}
-
-/// A comparison or bound test on a tensor, in a condition.
-bool isRangeMethod(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("max", "min", "amax", "amin", "aminmax", true)
-      .Cases("lt", "le", "gt", "ge", true)
-      .Default(false);
+  return MC->getImplicitObjectArgument();
 }
 
 bool isComparison(OverloadedOperatorKind Op) {
@@ -86,11 +64,10 @@ bool isComparison(OverloadedOperatorKind Op) {
 }
 
 /// clamp(min, max), remainder(n), fmod(n): the result is bounded.
-bool isBoundingCall(const CallExpr *Call, StringRef Name) {
-  if (Name == "remainder" || Name == "fmod" || Name == "remainder_" ||
-      Name == "fmod_")
+bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
+  if (Facts & op::BoundsModulo)
     return true;
-  if (Name != "clamp" && Name != "clamp_")
+  if (!(Facts & op::BoundsClamp))
     return false;
   // Both bounds given explicitly (the method form has no self argument).
   unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
@@ -180,9 +157,8 @@ void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
         Out.push_back(*V);
   };
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (isTensorMethod(MD) && MD->getIdentifier() &&
-        isRangeMethod(MD->getName()))
+    if (formOf(MC->getMethodDecl()) == op::Method &&
+        (callFacts(MC) & op::RangeTest))
       Add(MC->getImplicitObjectArgument());
   } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (isComparison(Op->getOperator()))
@@ -190,8 +166,8 @@ void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
         if (isTensorType(Arg->getType()))
           Add(Arg);
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    StringRef Name = torchCalleeName(Call);
-    if (isRangeMethod(Name) && Call->getNumArgs() >= 1)
+    if ((callFacts(Call) & op::RangeTest) && Call->getNumArgs() >= 1 &&
+        !torchCalleeName(Call).empty())
       Add(Call->getArg(0));
   }
   for (const Stmt *Child : S->children())
@@ -285,17 +261,9 @@ std::optional<IndexVar> indexVariable(const Expr *E) {
   return directVariable(stripValuePreserving(E));
 }
 
-bool isIndexProducer(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("argmax", "argmin", "topk", "sort", "argsort", "nonzero", true)
-      .Cases("multinomial", "randperm", "randint", "arange", true)
-      .Cases("zeros", "zeros_like", "searchsorted", "bucketize", true)
-      .Default(false);
-}
-
 std::optional<std::vector<std::pair<int64_t, const Expr *>>>
 literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
-  if (!TensorCall || torchCalleeName(TensorCall) != "tensor" ||
+  if (!TensorCall || !(callFacts(TensorCall) & op::LiteralTensor) ||
       TensorCall->getNumArgs() < 1)
     return std::nullopt;
   // The mock takes std::initializer_list<int64_t>; LibTorch takes a
@@ -338,10 +306,9 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
     E = skipImplicit(Cast->getSubExpr());
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
     if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
       return rowsOfConstruction(Call->getArg(1), Ctx, Depth + 1);
-    if (isStdFunction(FD, "make_shared") && Call->getNumArgs() >= 1) {
+    if ((callFacts(Call) & op::MakesShared) && Call->getNumArgs() >= 1) {
       Expr::EvalResult R;
       if (!Call->getArg(0)->isValueDependent() &&
           Call->getArg(0)->EvaluateAsInt(R, Ctx))
@@ -359,11 +326,9 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   const CXXRecordDecl *Impl = getHolderModule(Ctor->getType());
   if (!Impl)
     Impl = RD;
+  constexpr unsigned Tables = op::EmbeddingSink | op::EmbeddingBagSink;
   const bool IsTable =
-      hasQualifiedName(Impl, "EmbeddingImpl", {"torch", "nn"}) ||
-      hasQualifiedName(Impl, "EmbeddingBagImpl", {"torch", "nn"}) ||
-      hasQualifiedName(RD, "EmbeddingOptions", {"torch", "nn"}) ||
-      hasQualifiedName(RD, "EmbeddingBagOptions", {"torch", "nn"});
+      (moduleFacts(Impl) & Tables) || (moduleOptionsFacts(RD) & Tables);
   if (!IsTable)
     return std::nullopt;
   const Expr *First = Ctor->getArg(0);
@@ -589,7 +554,7 @@ struct IndexGuardFinder::Impl {
           MD->getName().ends_with("_")) {
         if (auto V = directVariable(MC->getImplicitObjectArgument())) {
           addEvent(B, {Event::Write, *V, Index, S});
-          if (isBoundingCall(MC, MD->getName()))
+          if (isBoundingCall(MC, callFacts(MC)))
             addEvent(B, {Event::Guard, *V, Index, S});
         }
         return;
@@ -787,23 +752,24 @@ struct IndexGuardFinder::Impl {
     if (!Call)
       return make(IndexOrigin::Unknown, IndexOrigin::None);
     const FunctionDecl *Callee = Call->getDirectCallee();
+    const uint64_t Facts = callFacts(Call);
     // std::get<1>(x.topk(5)).
-    if (isStdFunction(Callee, "get") && Call->getNumArgs() == 1)
+    if ((Facts & op::TupleElement) && Call->getNumArgs() == 1)
       return classifyExpr(Call->getArg(0), P);
     StringRef Name = torchCalleeName(Call);
     if (!Name.empty()) {
-      if (isIndexProducer(Name))
+      if (Facts & op::IndexProducer)
         return make(IndexOrigin::Safe, IndexOrigin::Producer, Call, nullptr,
                     Name.str());
-      if (isBoundingCall(Call, Name))
+      if (isBoundingCall(Call, Facts))
         return make(IndexOrigin::Safe, IndexOrigin::Bounded, Call);
-      if (Name == "tensor") {
+      if (Facts & op::LiteralTensor) {
         if (literalIds(Call, Ctx))
           return make(IndexOrigin::Safe, IndexOrigin::Literal, Call);
         return make(IndexOrigin::Unsafe, IndexOrigin::Computed, Call, nullptr,
                     "tensor");
       }
-      if (Name == "cat" || Name == "stack") {
+      if (Facts & op::Concatenates) {
         IndexOrigin Result = make(IndexOrigin::Safe, IndexOrigin::Producer,
                                   Call, nullptr, Name.str());
         if (Call->getNumArgs() < 1)
@@ -822,8 +788,8 @@ struct IndexGuardFinder::Impl {
         return Result;
       }
       return make(IndexOrigin::Unsafe,
-                  Name == "from_blob" ? IndexOrigin::CallResult
-                                      : IndexOrigin::Computed,
+                  (Facts & op::WrapsMemory) ? IndexOrigin::CallResult
+                                            : IndexOrigin::Computed,
                   Call, nullptr, Name.str());
     }
     // Tensor arithmetic: `ids + 1`.

@@ -1,6 +1,7 @@
 //===--- Registration.cpp - Which module members are registered -----------===//
 
 #include "torchtidy/analysis/Registration.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -8,18 +9,16 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
 namespace torchtidy {
 
+/// A name the table gives to a registration method of torch::nn::Module
+/// (dependent calls have a name and no declaration yet).
 static bool isRegistrationName(DeclarationName Name) {
-  if (!Name.isIdentifier())
-    return false;
-  return llvm::StringSwitch<bool>(Name.getAsIdentifierInfo()->getName())
-      .Cases("register_buffer", "register_parameter", "register_module", true)
-      .Default(false);
+  return Name.isIdentifier() && hasOpFact(Name.getAsIdentifierInfo()->getName(),
+                                          op::ModuleBase, op::Registers);
 }
 
 bool isRegistrationCall(const Expr *E) {
@@ -69,10 +68,7 @@ static const Expr *stripValue(const Expr *E) {
         return Next;
       Next = CE->getArg(0);
     } else if (const auto *Call = dyn_cast<CallExpr>(Next)) {
-      const FunctionDecl *FD = Call->getDirectCallee();
-      if (FD && Call->getNumArgs() == 1 && FD->isInStdNamespace() &&
-          FD->getIdentifier() &&
-          (FD->getName() == "move" || FD->getName() == "forward"))
+      if (Call->getNumArgs() == 1 && (callFacts(Call) & op::PassesThrough))
         Next = Call->getArg(0);
     } else if (const auto *PL = dyn_cast<ParenListExpr>(Next)) {
       if (PL->getNumExprs() == 1)
@@ -190,9 +186,7 @@ static const FieldDecl *fieldBehind(const Expr *E) {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
       if (MD && MD->getIdentifier() &&
-          llvm::StringSwitch<bool>(MD->getName())
-              .Cases("at", "back", "front", "get", "ptr", "value", true)
-              .Default(false)) {
+          hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess)) {
         E = MC->getImplicitObjectArgument();
         continue;
       }
@@ -210,12 +204,7 @@ static const VarDecl *varOf(const Expr *E) {
 
 static bool isContainerMutator(const CXXMethodDecl *MD) {
   return MD && MD->getIdentifier() &&
-         llvm::StringSwitch<bool>(MD->getName())
-             .Cases("push_back", "emplace_back", "push_front", "emplace_front",
-                    true)
-             .Cases("insert", "emplace", "insert_or_assign", "try_emplace",
-                    "assign", true)
-             .Default(false);
+         hasOpFact(MD->getName(), op::AnyMember, op::ContainerInsert);
 }
 
 namespace {

@@ -4,11 +4,168 @@
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <utility>
 
 using namespace clang;
 
 namespace torchtidy {
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using namespace op;
+
+const OpRow OpRows[] = {
+#define TORCHTIDY_OP(Name, Forms, Facts) {#Name, (Forms), (Facts)},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
+const IndexSinkRow SinkRows[] = {
+#define TORCHTIDY_INDEX_SINK(Name, Forms, SinkKind, SourceArg, IndexArg,       \
+                             Bound, BoundArg, SourceParam, IndexParam)         \
+  {#Name,     (Forms),      IndexOpSite::SinkKind,                             \
+   SourceArg, IndexArg,     IndexBound::Bound,                                 \
+   BoundArg,  #SourceParam, #IndexParam},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
+const ModuleRow ModuleRows[] = {
+#define TORCHTIDY_MODULE(Name, Facts) {#Name, (Facts)},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
+const DataHookRow DataHookRows[] = {
+#define TORCHTIDY_DATA_HOOK(Base, Method, Namespace)                           \
+  {#Base, #Method, #Namespace},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
+/// The rows by name, built once (function-local statics are thread-safe,
+/// which torch-clangd's worker threads need).
+struct Index {
+  llvm::StringMap<llvm::SmallVector<const OpRow *, 2>> Ops;
+  llvm::StringMap<llvm::SmallVector<const IndexSinkRow *, 2>> Sinks;
+  llvm::StringMap<unsigned> Modules; // by implementation class name
+};
+
+const Index &index() {
+  static const Index I = [] {
+    Index I;
+    for (const OpRow &R : OpRows)
+      I.Ops[R.Name].push_back(&R);
+    for (const IndexSinkRow &R : SinkRows)
+      I.Sinks[R.Name].push_back(&R);
+    for (const ModuleRow &R : ModuleRows)
+      I.Modules[(R.Name + "Impl").str()] |= R.Facts;
+    return I;
+  }();
+  return I;
+}
+
+} // namespace
+
+llvm::ArrayRef<OpRow> opRows() { return OpRows; }
+llvm::ArrayRef<IndexSinkRow> indexSinkRows() { return SinkRows; }
+llvm::ArrayRef<ModuleRow> moduleRows() { return ModuleRows; }
+llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
+
+uint64_t opFacts(llvm::StringRef Name, unsigned Forms) {
+  const auto &Ops = index().Ops;
+  auto It = Ops.find(Name);
+  if (It == Ops.end())
+    return NoFact;
+  uint64_t Facts = NoFact;
+  for (const OpRow *R : It->second)
+    if (R->Forms & Forms)
+      Facts |= R->Facts;
+  return Facts;
+}
+
+const IndexSinkRow *findIndexSink(llvm::StringRef Name, op::Form Form) {
+  const auto &Sinks = index().Sinks;
+  auto It = Sinks.find(Name);
+  if (It == Sinks.end())
+    return nullptr;
+  for (const IndexSinkRow *R : It->second)
+    if (R->Forms & Form)
+      return R;
+  return nullptr;
+}
+
+unsigned moduleFacts(const CXXRecordDecl *Impl) {
+  if (!Impl || !Impl->getIdentifier() ||
+      !hasQualifiedName(Impl, Impl->getName(), {"torch", "nn"}))
+    return NoModuleFact;
+  return index().Modules.lookup(Impl->getName());
+}
+
+unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
+  if (!Options || !Options->getIdentifier())
+    return NoModuleFact;
+  llvm::StringRef Module = Options->getName();
+  if (!Module.consume_back("Options") ||
+      !hasQualifiedName(Options, Options->getName(), {"torch", "nn"}))
+    return NoModuleFact;
+  return index().Modules.lookup((Module + "Impl").str());
+}
+
+static bool isTensorOptionsClass(const CXXRecordDecl *RD) {
+  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+         hasQualifiedName(RD, "TensorOptions", {"at"});
+}
+
+/// Declared in torch::nn::functional or a namespace inside it (detail).
+static bool inFunctionalNamespace(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() && NS->getName() == "functional")
+        if (const auto *Nn = dyn_cast<NamespaceDecl>(NS->getParent());
+            Nn && Nn->getIdentifier() && Nn->getName() == "nn")
+          return true;
+  return false;
+}
+
+op::Form formOf(const FunctionDecl *FD) {
+  if (!FD)
+    return NoForm;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
+    if (isTensorMethod(MD))
+      return Method;
+    const CXXRecordDecl *RD = MD->getParent();
+    if (isTensorOptionsClass(RD))
+      return op::Options;
+    if (isModuleBaseClass(RD))
+      return ModuleBase;
+    return AnyMember;
+  }
+  if (!isTorchFunction(FD))
+    return FD->isInStdNamespace() ? Std : NoForm;
+  return inFunctionalNamespace(FD) ? Functional : Aten;
+}
+
+uint64_t callFacts(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return NoFact;
+  return opFacts(FD->getName(), formOf(FD));
+}
+
+bool mayBeIndexOpCallee(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  OverloadedOperatorKind Op = FD->getOverloadedOperator();
+  if (Op == OO_Call || Op == OO_Subscript)
+    return true;
+  if (!FD->getIdentifier())
+    return false;
+  return FD->getName() == "forward" || index().Sinks.count(FD->getName());
+}
 
 bool isTorchFunction(const FunctionDecl *FD) {
   if (!FD)
@@ -79,10 +236,6 @@ const CXXRecordDecl *moduleForwardCall(const CallExpr *Call,
   return nullptr;
 }
 
-static bool isNnModuleNamed(const CXXRecordDecl *RD, StringRef Name) {
-  return RD && hasQualifiedName(RD, Name, {"torch", "nn"});
-}
-
 /// The only element of `{idx}`, else null.
 static const Expr *singleListElement(const Expr *E) {
   if (!E)
@@ -105,13 +258,15 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
 
   const Expr *ModuleExpr = nullptr;
   if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
-    bool IsEmbedding = isNnModuleNamed(M, "EmbeddingImpl");
-    if (!IsEmbedding && !isNnModuleNamed(M, "EmbeddingBagImpl"))
+    unsigned Facts = moduleFacts(M);
+    if (!(Facts & (op::EmbeddingSink | op::EmbeddingBagSink)))
       return std::nullopt;
+    const bool IsEmbedding = Facts & op::EmbeddingSink;
     Site.K = IsEmbedding ? IndexOpSite::Embedding : IndexOpSite::EmbeddingBag;
     Site.Name = IsEmbedding ? "Embedding" : "EmbeddingBag";
     Site.Module = ModuleExpr;
     Site.ModuleClass = M;
+    Site.Bound = IndexBound::NumEmbeddings;
     // operator() has the holder as argument 0; forward has only its own.
     unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
     if (Call->getNumArgs() <= First)
@@ -136,80 +291,36 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
-  StringRef Name = FD->getName();
-  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  const bool Method = MD && !MD->isStatic();
-  if (Method ? !isTensorMethod(MD) : !isTorchFunction(FD))
+  const op::Form Form = formOf(FD);
+  const IndexSinkRow *Row = findIndexSink(FD->getName(), Form);
+  if (!Row)
     return std::nullopt;
   // Arguments as the free function takes them: (self, ...).
   auto Arg = [&](unsigned FreeIndex) -> const Expr * {
-    if (Method) {
+    if (Form == op::Method) {
       if (FreeIndex == 0)
         return cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
       FreeIndex -= 1;
     }
     return FreeIndex < Call->getNumArgs() ? Call->getArg(FreeIndex) : nullptr;
   };
-  const bool Functional =
-      !Method && FD->getDeclContext()->isNamespace() &&
-      cast<NamespaceDecl>(FD->getDeclContext())->getName() == "functional";
-
-  using K = IndexOpSite;
-  std::optional<std::pair<K::Kind, unsigned>> Shape =
-      llvm::StringSwitch<std::optional<std::pair<K::Kind, unsigned>>>(Name)
-          .Case("index_select", std::make_pair(K::IndexSelect, 2u))
-          .Case("gather", std::make_pair(K::Gather, 2u))
-          .Case("take_along_dim", std::make_pair(K::Gather, 1u))
-          .Cases("scatter", "scatter_", "scatter_add", "scatter_add_",
-                 std::make_pair(K::Scatter, 2u))
-          .Cases("index_add", "index_add_", "index_copy", "index_copy_",
-                 std::make_pair(K::IndexUpdate, 2u))
-          .Cases("index_fill", "index_fill_",
-                 std::make_pair(K::IndexUpdate, 2u))
-          .Case("take", std::make_pair(K::Take, 1u))
-          .Case("index_put_", std::make_pair(K::IndexPut, 1u))
-          .Case("index", std::make_pair(K::AdvancedIndex, 1u))
-          .Default(std::nullopt);
-  if (Shape) {
-    Site.K = Shape->first;
-    Site.Name = Name;
-    Site.Source = Arg(0);
-    const Expr *Index = Arg(Shape->second);
-    if (Site.K == K::IndexPut || Site.K == K::AdvancedIndex) {
-      if (!Method)
-        return std::nullopt;
-      Index = singleListElement(Index);
-    }
-    Site.Index = Index;
-    if (!Site.Source ||
-        (!Site.Index && Site.K != K::IndexPut && Site.K != K::AdvancedIndex))
-      return std::nullopt;
-    return Site;
-  }
-  if (Method)
+  Site.K = Row->Kind;
+  Site.Name = Row->Name;
+  Site.Source = Arg(Row->SourceArg);
+  Site.Index = Arg(Row->IndexArg);
+  Site.Bound = Row->Bound;
+  if (Row->BoundArg >= 0)
+    if (const Expr *Dim = Arg(static_cast<unsigned>(Row->BoundArg));
+        Dim && !isa<CXXDefaultArgExpr>(Dim))
+      Site.BoundDim = Dim;
+  // A list of indices: the site's index is its only element, if one.
+  if (Site.K == IndexOpSite::IndexPut || Site.K == IndexOpSite::AdvancedIndex)
+    Site.Index = singleListElement(Site.Index);
+  else if (!Site.Index)
     return std::nullopt;
-
-  if (Name == "embedding" || Name == "embedding_bag") {
-    Site.K = Name == "embedding" ? K::Embedding : K::EmbeddingBag;
-    Site.Name = Name;
-    // at::embedding(weight, indices); F::embedding(input, weight).
-    Site.Source = Functional ? Arg(1) : Arg(0);
-    Site.Index = Functional ? Arg(0) : Arg(1);
-    if (!Site.Source || !Site.Index)
-      return std::nullopt;
-    return Site;
-  }
-  if (Name == "nll_loss" || Name == "cross_entropy" ||
-      Name == "cross_entropy_loss" || Name == "nll_loss2d") {
-    Site.K = K::LossTarget;
-    Site.Name = Name;
-    Site.Source = Arg(0);
-    Site.Index = Arg(1);
-    if (!Site.Source || !Site.Index)
-      return std::nullopt;
-    return Site;
-  }
-  return std::nullopt;
+  if (!Site.Source)
+    return std::nullopt;
+  return Site;
 }
 
 } // namespace torchtidy

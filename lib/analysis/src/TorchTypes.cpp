@@ -1,10 +1,10 @@
 //===--- TorchTypes.cpp - Recognise LibTorch types by declaration ---------===//
 
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -131,36 +131,7 @@ const CXXRecordDecl *getSharedPtrModule(QualType T) {
 }
 
 bool isStatelessModule(const CXXRecordDecl *Impl) {
-  if (!Impl || !Impl->getIdentifier())
-    return false;
-  const DeclContext *DC = Impl->getDeclContext();
-  while (DC && DC->isInlineNamespace())
-    DC = DC->getParent();
-  const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
-  if (!NS || NS->getName() != "nn")
-    return false;
-  llvm::StringRef Name = Impl->getName();
-  if (!Name.consume_back("Impl"))
-    return false;
-  // Pooling, padding and upsampling come in 1d/2d/3d variants.
-  for (llvm::StringRef Family :
-       {"MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveMaxPool", "LPPool",
-        "ReflectionPad", "ReplicationPad", "ZeroPad", "ConstantPad",
-        "MaxUnpool", "FractionalMaxPool"})
-    if (Name.starts_with(Family))
-      return true;
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("ReLU", "ReLU6", "LeakyReLU", "RReLU", "ELU", "SELU", "CELU",
-             "GELU", "SiLU", "Mish", true)
-      .Cases("Sigmoid", "Tanh", "Hardtanh", "Hardshrink", "Softshrink",
-             "Tanhshrink", "Softplus", "Softsign", "Threshold", "GLU", true)
-      .Cases("LogSigmoid", "Softmax", "Softmin", "LogSoftmax", "Softmax2d",
-             true)
-      .Cases("Flatten", "Unflatten", "Identity", "Upsample", "PixelShuffle",
-             "PixelUnshuffle", "Fold", "Unfold", "ChannelShuffle", true)
-      .Cases("CosineSimilarity", "PairwiseDistance", "LocalResponseNorm",
-             "CrossMapLRN2d", true)
-      .Default(false);
+  return moduleFacts(Impl) & op::Stateless;
 }
 
 static QualType templateArgType(QualType T, unsigned Index) {

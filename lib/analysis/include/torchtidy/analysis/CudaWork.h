@@ -29,7 +29,7 @@ namespace torchtidy {
 /// calls on its worker threads.
 struct DataHook {
   /// The LibTorch class template that declares the hook ("Dataset",
-  /// "BatchDataset", "StatefulDataset", "Transform", "BatchTransform",
+  /// "BatchDataset" (also for StatefulDataset), "Transform", "BatchTransform",
   /// "TensorTransform"); empty when the method is no hook.
   llvm::StringRef Base;
   /// The hook's name: "get", "get_batch", "apply", "apply_batch",

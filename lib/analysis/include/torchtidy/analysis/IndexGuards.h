@@ -66,9 +66,6 @@ const clang::Expr *stripValuePreserving(const clang::Expr *E);
 /// The variable whose values \p E carries, through value-preserving ops.
 std::optional<IndexVar> indexVariable(const clang::Expr *E);
 
-/// An op that makes indices in range of what it indexes by construction.
-bool isIndexProducer(llvm::StringRef TorchName);
-
 /// Where the values of an index come from, at one use.
 struct IndexOrigin {
   enum Kind {

@@ -1,10 +1,10 @@
-//===--- TorchOps.h - Recognise LibTorch calls by declaration ---*- C++ -*-===//
+//===--- TorchOps.h - What LibTorch ops mean --------------------*- C++ -*-===//
 //
-// Which calls are LibTorch's index ops, factories and module calls, found
-// from the callee's declaration (`torch::index_select` is `at::index_select`,
-// `emb(ids)` is `ModuleHolder<EmbeddingImpl>::operator()`), never from the
-// spelling of the call. Shared by libtorch-unchecked-index and
-// libtorch-cross-device-index.
+// The table of LibTorch semantics (TorchOps.def) and the recognition of
+// LibTorch calls by declaration (`torch::index_select` is
+// `at::index_select`, `emb(ids)` is `ModuleHolder<EmbeddingImpl>::
+// operator()`), never by the spelling of the call. Every analysis and check
+// asks this header what an op is; none keeps a list of names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,21 +13,116 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 
 namespace torchtidy {
 
-/// \p FD is declared in namespace `at`, `c10` or `torch` (any nesting).
-bool isTorchFunction(const clang::FunctionDecl *FD);
+/// The vocabulary of TorchOps.def: forms and facts, in a namespace of their
+/// own so that `op::View` or `op::Method` cannot clash with other names.
+namespace op {
 
-/// \p MD is a method of `at::Tensor` (or `at::TensorBase`).
-bool isTensorMethod(const clang::CXXMethodDecl *MD);
+/// Where an op is declared (TorchOps.def says what each form means).
+enum Form : unsigned {
+  NoForm = 0,
+  Method = 1u << 0,     ///< at::Tensor / at::TensorBase member
+  Aten = 1u << 1,       ///< free function of at::, c10::, torch:: (not F::)
+  Functional = 1u << 2, ///< free function of torch::nn::functional
+  Options = 1u << 3,    ///< c10::TensorOptions member
+  ModuleBase = 1u << 4, ///< torch::nn::Module member
+  AnyMember = 1u << 5,  ///< member of any other class
+  Std = 1u << 6,        ///< free function of namespace std
+};
 
-/// The name of the LibTorch function or Tensor method \p Call calls, or ""
-/// when it calls something else.
-llvm::StringRef torchCalleeName(const clang::CallExpr *Call);
+/// What an op does, as far as the analyses care. One op has several.
+enum Fact : uint64_t {
+  NoFact = 0,
+  // Making tensors.
+  Factory = 1ull << 0,       ///< makes a tensor on its options' device (CPU)
+  LikeFactory = 1ull << 1,   ///< makes one like its input (device from options)
+  LiteralTensor = 1ull << 2, ///< torch::tensor({...}): the values are written
+  Concatenates = 1ull << 3,  ///< cat/stack: the values of its parts
+  WrapsMemory = 1ull << 4,   ///< from_blob: wraps memory it does not own
+  ZeroDimResult = 1ull << 5, ///< always gives a 0-dim tensor
+  // Index values.
+  IndexProducer = 1ull << 6,   ///< its indices are in range of what it indexes
+  ValuePreserving = 1ull << 7, ///< the result holds the input's values
+  BoundsClamp = 1ull << 8,     ///< clamp(lo, hi): bounded when both are given
+  BoundsModulo = 1ull << 9,    ///< remainder/fmod: bounded by the divisor
+  RangeTest = 1ull << 10,      ///< max/min/lt...: tests a range in a condition
+  // Shapes.
+  KeepsShape = 1ull << 11,    ///< a 0-dim input gives a 0-dim result
+  FullReduction = 1ull << 12, ///< without a dim: a 0-dim result
+  // Devices.
+  MovesToCuda = 1ull << 13,      ///< x.cuda()
+  MovesToCpu = 1ull << 14,       ///< x.cpu()
+  MovesToArgument = 1ull << 15,  ///< x.to(device | options | tensor | dtype)
+  DeviceOpaque = 1ull << 16,     ///< its result's device is not known
+  RebindsStorage = 1ull << 17,   ///< x.set_(y): x takes another storage
+  DeviceOfTensor = 1ull << 18,   ///< x.device()
+  OptionsOfTensor = 1ull << 19,  ///< x.options()
+  OptionsDevice = 1ull << 20,    ///< options.device(d), torch::device(d)
+  OptionsNonDevice = 1ull << 21, ///< dtype, layout...: keeps the device
+  CudaQuery = 1ull << 22,        ///< asks about CUDA without work on it
+  CudaAvailability = 1ull << 23, ///< torch::cuda::is_available()
+  // Memory.
+  Allocates = 1ull << 24, ///< the result may have storage of its own
+  View = 1ull << 25,      ///< the result shares the input's storage
+  InPlace = 1ull << 26,   ///< writes its input and returns it
+  // Modules.
+  RegistersBuffer = 1ull << 27,
+  RegistersParameter = 1ull << 28,
+  RegistersModule = 1ull << 29,
+  // Containers around members.
+  ContainerAccess = 1ull << 30, ///< an element: at, back, get, value...
+  ContainerInsert = 1ull << 31, ///< stores into it: push_back, insert...
+  // The standard library.
+  MakesShared = 1ull << 32,   ///< std::make_shared<T>(...): a new object
+  PassesThrough = 1ull << 33, ///< std::move / std::forward: the same value
+  TupleElement = 1ull << 34,  ///< std::get<I>(tuple)
+};
+
+/// Registration calls of torch::nn::Module.
+constexpr uint64_t Registers =
+    RegistersBuffer | RegistersParameter | RegistersModule;
+
+/// What a module of torch::nn is.
+enum ModuleFact : unsigned {
+  NoModuleFact = 0,
+  Stateless = 1u << 0,        ///< no parameters, buffers or train/eval mode
+  EmbeddingSink = 1u << 1,    ///< forward(ids) reads weight at ids
+  EmbeddingBagSink = 1u << 2, ///< likewise, summed over bags
+};
+
+} // namespace op
+
+/// The facts of the op named \p Name in any of the forms \p Forms.
+uint64_t opFacts(llvm::StringRef Name, unsigned Forms);
+
+/// Whether op \p Name has fact \p F in any of the forms \p Forms.
+inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, uint64_t F) {
+  return (opFacts(Name, Forms) & F) != 0;
+}
+
+/// The form of \p FD: op::Method, Aten, Functional, Options, ModuleBase,
+/// AnyMember, Std, or NoForm for another free function.
+op::Form formOf(const clang::FunctionDecl *FD);
+
+/// The facts of what \p Call calls (NoFact for an unnamed callee).
+uint64_t callFacts(const clang::CallExpr *Call);
+
+/// Which size of the source bounds an index sink's indices.
+enum class IndexBound {
+  DimArg,        ///< source.size(dim), dim the BoundArg argument
+  DimArgOrNumel, ///< as DimArg; numel() when the dim is not given
+  Numel,         ///< source.numel()
+  Rows,          ///< source.size(0)
+  Classes,       ///< source.size(1), the classes of a loss
+  NumEmbeddings, ///< an embedding module's num_embeddings
+};
 
 /// An op that reads a tensor at positions given by an index tensor.
 struct IndexOpSite {
@@ -57,7 +152,72 @@ struct IndexOpSite {
   const clang::Expr *Module = nullptr;
   /// The module's class (EmbeddingImpl, EmbeddingBagImpl) for module calls.
   const clang::CXXRecordDecl *ModuleClass = nullptr;
+  /// Which size of Source bounds Index, and the argument naming the dim
+  /// (null when there is none or it was not written).
+  IndexBound Bound = IndexBound::Rows;
+  const clang::Expr *BoundDim = nullptr;
 };
+
+/// One TORCHTIDY_INDEX_SINK row.
+struct IndexSinkRow {
+  llvm::StringRef Name;
+  unsigned Forms;
+  IndexOpSite::Kind Kind;
+  unsigned SourceArg, IndexArg;
+  IndexBound Bound;
+  int BoundArg; ///< -1: none
+  llvm::StringRef SourceParam, IndexParam;
+};
+
+/// One TORCHTIDY_OP row.
+struct OpRow {
+  llvm::StringRef Name;
+  unsigned Forms;
+  uint64_t Facts;
+};
+
+/// One TORCHTIDY_MODULE row.
+struct ModuleRow {
+  llvm::StringRef Name; ///< without "Impl"
+  unsigned Facts;
+};
+
+/// One TORCHTIDY_DATA_HOOK row.
+struct DataHookRow {
+  llvm::StringRef Base, Method, Namespace;
+};
+
+/// The rows of the table, in TorchOps.def's order (for the table's tests
+/// and for lookups that walk them).
+llvm::ArrayRef<OpRow> opRows();
+llvm::ArrayRef<IndexSinkRow> indexSinkRows();
+llvm::ArrayRef<ModuleRow> moduleRows();
+llvm::ArrayRef<DataHookRow> dataHookRows();
+
+/// The sink row for op \p Name in form \p Form, else null.
+const IndexSinkRow *findIndexSink(llvm::StringRef Name, op::Form Form);
+
+/// The facts of the torch::nn module whose implementation class is \p Impl
+/// (`EmbeddingImpl`), op::NoModuleFact for any other class.
+unsigned moduleFacts(const clang::CXXRecordDecl *Impl);
+
+/// The facts of the torch::nn module whose options class is \p Options
+/// (`EmbeddingOptions`), op::NoModuleFact for any other class.
+unsigned moduleOptionsFacts(const clang::CXXRecordDecl *Options);
+
+/// A cheap test on the callee alone: \p FD may be an index op (a sink name,
+/// a module's forward or operator(), or operator[]). matchIndexOp decides.
+bool mayBeIndexOpCallee(const clang::FunctionDecl *FD);
+
+/// \p FD is declared in namespace `at`, `c10` or `torch` (any nesting).
+bool isTorchFunction(const clang::FunctionDecl *FD);
+
+/// \p MD is a method of `at::Tensor` (or `at::TensorBase`).
+bool isTensorMethod(const clang::CXXMethodDecl *MD);
+
+/// The name of the LibTorch function or Tensor method \p Call calls, or ""
+/// when it calls something else.
+llvm::StringRef torchCalleeName(const clang::CallExpr *Call);
 
 /// Recognises the method and free-function forms of the index ops, the
 /// embedding functions and module calls, and the losses.

@@ -475,6 +475,13 @@ struct NLLLossFuncOptions {
 struct CrossEntropyFuncOptions {
   CrossEntropyFuncOptions() = default;
 };
+namespace detail {
+// Indices first, as F::embedding takes them (not ATen's weight first).
+Tensor embedding(const Tensor &input, const Tensor &weight,
+                 c10::optional<int64_t> padding_idx,
+                 c10::optional<double> max_norm, double norm_type,
+                 bool scale_grad_by_freq, bool sparse);
+} // namespace detail
 inline Tensor embedding(const Tensor &input, const Tensor &weight,
                         const EmbeddingFuncOptions &options = {}) {
   return at::embedding(weight, input);

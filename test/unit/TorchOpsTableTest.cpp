@@ -1,0 +1,238 @@
+//===--- TorchOpsTableTest.cpp - the op table against real LibTorch -------===//
+//
+// Every row of TorchOps.def names something that exists in the real LibTorch
+// 1.13 headers, in every form the row gives, and an index sink's source and
+// index are the parameters the row says. A typo, a swapped operand or a form
+// that does not exist fails here. Skipped when LibTorch is not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace torchtidy;
+
+namespace {
+
+constexpr const char *TorchApiInclude = TORCHTIDY_TORCH_API_INCLUDE;
+
+/// Every function LibTorch declares, by form and name; and its classes.
+struct Declared {
+  std::map<unsigned, llvm::StringMap<std::vector<const FunctionDecl *>>>
+      Functions;
+  llvm::StringMap<std::vector<const CXXRecordDecl *>> Classes;
+};
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  explicit Collector(Declared &Out) : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->getIdentifier())
+      return true;
+    op::Form Form = formOf(FD);
+    if (Form != op::NoForm)
+      Out.Functions[Form][FD->getName()].push_back(FD);
+    return true;
+  }
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (RD->getIdentifier() && RD->isThisDeclarationADefinition())
+      Out.Classes[RD->getName()].push_back(RD);
+    return true;
+  }
+
+private:
+  Declared &Out;
+};
+
+class TorchOpsTable : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    std::string Header = std::string(TorchApiInclude) + "/torch/torch.h";
+    if (!llvm::sys::fs::exists(Header))
+      return;
+    AST = tooling::buildASTFromCodeWithArgs(
+              "#include <torch/torch.h>\n",
+              {"-std=c++17", "-isystem", TorchApiInclude, "-w"}, "table.cpp")
+              .release();
+    if (!AST || AST->getDiagnostics().hasErrorOccurred())
+      return;
+    Decls = new Declared;
+    Collector(*Decls).TraverseDecl(
+        AST->getASTContext().getTranslationUnitDecl());
+  }
+  static void TearDownTestSuite() {
+    delete Decls;
+    delete AST;
+    Decls = nullptr;
+    AST = nullptr;
+  }
+  void SetUp() override {
+    if (!Decls)
+      GTEST_SKIP() << "no parsable LibTorch headers under " << TorchApiInclude;
+  }
+
+  static const std::vector<const FunctionDecl *> &functions(unsigned Form,
+                                                            llvm::StringRef N) {
+    static const std::vector<const FunctionDecl *> None;
+    auto &ByName = Decls->Functions[Form];
+    auto It = ByName.find(N);
+    return It == ByName.end() ? None : It->second;
+  }
+
+  static inline ASTUnit *AST = nullptr;
+  static inline Declared *Decls = nullptr;
+};
+
+const unsigned EachForm[] = {op::Method,  op::Aten,       op::Functional,
+                             op::Options, op::ModuleBase, op::Std};
+
+std::string formName(unsigned F) {
+  switch (F) {
+  case op::Method:
+    return "Method";
+  case op::Aten:
+    return "Aten";
+  case op::Functional:
+    return "Functional";
+  case op::Options:
+    return "Options";
+  case op::ModuleBase:
+    return "ModuleBase";
+  case op::Std:
+    return "Std";
+  default:
+    return "?";
+  }
+}
+
+/// The name of parameter \p Pos (free-function numbering) of \p FD.
+std::string paramName(const FunctionDecl *FD, unsigned Pos, bool Method) {
+  if (Method) {
+    if (Pos == 0)
+      return "self";
+    --Pos;
+  }
+  if (Pos >= FD->getNumParams())
+    return "<none>";
+  return FD->getParamDecl(Pos)->getName().str();
+}
+
+TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
+  for (const OpRow &Row : opRows())
+    for (unsigned Form : EachForm)
+      if (Row.Forms & Form)
+        EXPECT_FALSE(functions(Form, Row.Name).empty())
+            << Row.Name.str() << " has no " << formName(Form)
+            << " form in LibTorch 1.13";
+}
+
+TEST_F(TorchOpsTable, EverySinkReadsTheParametersItNames) {
+  for (const IndexSinkRow &Row : indexSinkRows()) {
+    for (unsigned Form : EachForm) {
+      if (!(Row.Forms & Form))
+        continue;
+      const auto &Candidates = functions(Form, Row.Name);
+      ASSERT_FALSE(Candidates.empty())
+          << Row.Name.str() << " has no " << formName(Form) << " form";
+      const bool Method = Form == op::Method;
+      // Some overload of this form takes the source and the index where
+      // the row says (and the dim, where it names one).
+      bool Found = false;
+      std::string Seen;
+      for (const FunctionDecl *FD : Candidates) {
+        std::string Source = paramName(FD, Row.SourceArg, Method);
+        std::string Index = paramName(FD, Row.IndexArg, Method);
+        std::string Dim =
+            Row.BoundArg < 0 ? "dim" : paramName(FD, Row.BoundArg, Method);
+        Seen += " (" + Source + ", " + Index + ", " + Dim + ")";
+        if ((Method || Source == Row.SourceParam) && Index == Row.IndexParam &&
+            Dim == "dim")
+          Found = true;
+      }
+      EXPECT_TRUE(Found) << Row.Name.str() << " (" << formName(Form)
+                         << "): expected source '" << Row.SourceParam.str()
+                         << "' and index '" << Row.IndexParam.str()
+                         << "', overloads have" << Seen;
+    }
+  }
+}
+
+TEST_F(TorchOpsTable, EveryModuleExists) {
+  for (const ModuleRow &Row : moduleRows()) {
+    std::string Impl = (Row.Name + "Impl").str();
+    bool Found = false;
+    for (const CXXRecordDecl *RD : Decls->Classes.lookup(Impl))
+      if (hasQualifiedName(RD, Impl, {"torch", "nn"}) &&
+          (moduleFacts(RD) == Row.Facts ||
+           // A class template (MaxPoolImpl<D, Derived>).
+           RD->getDescribedClassTemplate()))
+        Found = true;
+    EXPECT_TRUE(Found) << "torch::nn::" << Impl << " not found";
+  }
+}
+
+TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
+  for (const DataHookRow &Row : dataHookRows()) {
+    bool Found = false;
+    for (const CXXRecordDecl *RD : Decls->Classes.lookup(Row.Base)) {
+      if (!hasQualifiedName(RD, Row.Base, {"torch", "data", Row.Namespace}))
+        continue;
+      for (const Decl *D : RD->decls()) {
+        const auto *ND = dyn_cast<NamedDecl>(D);
+        if (!ND)
+          continue;
+        if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(ND))
+          ND = FTD->getTemplatedDecl();
+        const auto *MD = dyn_cast<CXXMethodDecl>(ND);
+        if (!MD)
+          continue;
+        std::string Name = MD->getOverloadedOperator() == OO_Call
+                               ? "operator()"
+                               : MD->getNameAsString();
+        if (Name == Row.Method)
+          Found = true;
+      }
+    }
+    EXPECT_TRUE(Found) << "torch::data::" << Row.Namespace.str()
+                       << "::" << Row.Base.str() << "::" << Row.Method.str()
+                       << " not found";
+  }
+}
+
+// The lookups agree with the rows: what a row says is what a query gets.
+TEST(TorchOpsLookup, FactsFollowTheRows) {
+  for (const OpRow &Row : opRows())
+    EXPECT_EQ(opFacts(Row.Name, Row.Forms) & Row.Facts, Row.Facts)
+        << Row.Name.str();
+  EXPECT_TRUE(hasOpFact("argsort", op::Method, op::IndexProducer));
+  EXPECT_FALSE(hasOpFact("argsort", op::Std, op::IndexProducer));
+  EXPECT_FALSE(hasOpFact("no_such_op", op::Method | op::Aten, ~0ull));
+  EXPECT_TRUE(hasOpFact("clone", op::Method, op::KeepsShape));
+  EXPECT_FALSE(hasOpFact("clone", op::Aten, op::MovesToCuda));
+  const IndexSinkRow *F = findIndexSink("embedding", op::Functional);
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->IndexArg, 0u);
+  EXPECT_EQ(F->SourceArg, 1u);
+  const IndexSinkRow *A = findIndexSink("embedding", op::Aten);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->IndexArg, 1u);
+  EXPECT_EQ(A->SourceArg, 0u);
+  EXPECT_EQ(findIndexSink("embedding", op::Method), nullptr);
+}
+
+} // namespace
