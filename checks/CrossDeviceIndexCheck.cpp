@@ -3,6 +3,7 @@
 #include "CrossDeviceIndexCheck.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -24,43 +25,40 @@ void CrossDeviceIndexCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void CrossDeviceIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // The location test first: the LibTorch headers define thousands of
-  // functions, and none of them is analysed.
-  Finder->addMatcher(functionDecl(unless(isExpansionInSystemHeader()),
-                                  isDefinition(), unless(isImplicit()))
-                         .bind("function"),
-                     this);
+  // One match per translation unit; the functions come from user code alone
+  // (torchtidy/analysis/UserCode.h): the LibTorch headers define thousands
+  // of functions, and none of them is analysed.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  // Uninstantiated templates are dependent: their instantiations are
-  // analysed instead.
-  if (!FD || !FD->hasBody() || FD->isDependentContext() || FD->isInvalidDecl())
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
     return;
   // Code that does not compile may have lost the very move that makes it
   // right; say nothing rather than guess.
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
-  if (!Analysed.insert(FD).second)
-    return;
-  if (!torchtidy::containsIndexOp(FD->getBody()))
-    return;
-  torchtidy::DeviceFlow Flow;
-  if (!Flow.analyze(FD, *Result.Context))
-    return;
-  for (const IndexSiteFacts &Site : Flow.sites()) {
-    if (Site.Mismatch == IndexDeviceMismatch::None ||
-        (Site.Mismatch == IndexDeviceMismatch::ImplicitCopy &&
-         !WarnOnImplicitIndexCopy))
-      continue;
-    // Instantiations of one template share the call's location.
-    if (!Reported
-             .insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding())
-             .second)
-      continue;
-    report(Site, *Result.Context);
-  }
+  // Uninstantiated templates are dependent: the walk gives their
+  // instantiations instead.
+  torchtidy::forEachUserFunction(*Result.Context, [&](const FunctionDecl *FD) {
+    if (!torchtidy::containsIndexOp(FD->getBody()))
+      return;
+    torchtidy::DeviceFlow Flow;
+    if (!Flow.analyze(FD, *Result.Context))
+      return;
+    for (const IndexSiteFacts &Site : Flow.sites()) {
+      if (Site.Mismatch == IndexDeviceMismatch::None ||
+          (Site.Mismatch == IndexDeviceMismatch::ImplicitCopy &&
+           !WarnOnImplicitIndexCopy))
+        continue;
+      // Instantiations of one template share the call's location.
+      if (!Reported
+               .insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding())
+               .second)
+        continue;
+      report(Site, *Result.Context);
+    }
+  });
 }
 
 /// \p E without implicit nodes and the copies LibTorch's signatures make.

@@ -22,10 +22,7 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onEndOfTranslationUnit() override {
-    Analysed.clear();
-    Reported.clear();
-  }
+  void onEndOfTranslationUnit() override { Reported.clear(); }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
@@ -37,8 +34,6 @@ private:
   /// Also warn on Tensor::index / operator[] / index_put_ with a CPU index
   /// into a CUDA tensor: allowed, but a copy and a sync each call.
   const bool WarnOnImplicitIndexCopy;
-  /// Functions already analysed in this translation unit.
-  llvm::DenseSet<const FunctionDecl *> Analysed;
   /// Call locations already reported (instantiations share them).
   llvm::DenseSet<unsigned> Reported;
 };

@@ -1,6 +1,7 @@
 //===--- CudaInDatasetGetCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CudaInDatasetGetCheck.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -18,32 +19,28 @@ void CudaInDatasetGetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void CudaInDatasetGetCheck::registerMatchers(MatchFinder *Finder) {
-  // Only overriding methods with a hook's name, written in user code: the
-  // location and name tests are cheap, and a TU without a dataset or
-  // transform never gets past them.
-  Finder->addMatcher(
-      cxxMethodDecl(
-          unless(isExpansionInSystemHeader()), isDefinition(), isOverride(),
-          anyOf(hasAnyName("get", "get_batch", "apply", "apply_batch"),
-                hasOverloadedOperatorName("()")))
-          .bind("hook"),
-      this);
+  // One match per translation unit; the hooks are the user's methods that
+  // override one of the table's data hooks (TorchOps.def).
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void CudaInDatasetGetCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Hook = Result.Nodes.getNodeAs<CXXMethodDecl>("hook");
-  // A template is analysed in its instantiations, where types are known.
-  if (!Hook || Hook->isDependentContext() || Hook->isInvalidDecl())
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
     return;
   // Code that does not compile may have lost the very call we would follow.
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
-  if (!torchtidy::getDataHook(Hook))
-    return;
-  if (!Work)
-    Work = std::make_unique<torchtidy::CudaWorkFinder>(MaxCallDepth);
-  for (const torchtidy::CudaWorkFinding &F : Work->find(Hook))
-    report(Hook, F);
+  // A template is analysed in its instantiations, where types are known.
+  torchtidy::forEachUserFunction(*Result.Context, [&](const FunctionDecl *FD) {
+    const auto *Hook = dyn_cast<CXXMethodDecl>(FD);
+    if (!Hook || Hook->size_overridden_methods() == 0 ||
+        !torchtidy::getDataHook(Hook))
+      return;
+    if (!Work)
+      Work = std::make_unique<torchtidy::CudaWorkFinder>(MaxCallDepth);
+    for (const torchtidy::CudaWorkFinding &F : Work->find(Hook))
+      report(Hook, F);
+  });
 }
 
 void CudaInDatasetGetCheck::onEndOfTranslationUnit() {

@@ -1,13 +1,14 @@
 //===--- LibTorchTidyModule.cpp - torch-tidy ------------------------------===//
 
 #include "ClangTidyModule.h"
-#include "torchtidy/analysis/LLVMCompat.h"
-#include TORCHTIDY_TIDY_REGISTRY_HEADER
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
 #include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
+#include "torchtidy/analysis/LLVMCompat.h"
+// The module registry's header moved between LLVM 19 and 22.
+#include TORCHTIDY_TIDY_REGISTRY_HEADER
 
 namespace clang::tidy {
 namespace libtorch {

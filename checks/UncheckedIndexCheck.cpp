@@ -2,11 +2,12 @@
 
 #include "UncheckedIndexCheck.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
 #include "utils/OptionsUtils.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
@@ -59,8 +60,8 @@ std::string displayText(const Expr *E, const ASTContext &Ctx) {
 /// An expression that can be repeated in the fix-it without changing what
 /// the program does: variables, members, literals, `-1`.
 bool isRepeatable(const Expr *E, unsigned Depth = 0) {
-  if (!E || Depth > 8 || E->getBeginLoc().isMacroID() ||
-      E->getEndLoc().isMacroID())
+  if (!E || Depth > torchtidy::limits::RepeatableDepth ||
+      E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return false;
   E = E->IgnoreParenImpCasts();
   if (isa<DeclRefExpr, IntegerLiteral, CXXThisExpr>(E))
@@ -164,7 +165,7 @@ const Stmt *enclosingBlockStatement(const Stmt *Body, const Stmt *Target) {
   // Depth-first, with the closest statement of a block on the path.
   std::function<bool(const Stmt *, const Stmt *, unsigned)> Walk =
       [&](const Stmt *S, const Stmt *BlockChild, unsigned Depth) {
-        if (!S || Depth > 256)
+        if (!S || Depth > torchtidy::limits::StatementNesting)
           return false;
         if (S == Target) {
           Found = BlockChild;
@@ -207,90 +208,34 @@ void UncheckedIndexCheck::registerPPCallbacks(const SourceManager &,
   Inserter.registerPreprocessor(PP);
 }
 
-namespace {
-
-/// Collects the sink calls of user code, each with the function or lambda
-/// around it. Declarations in system headers are skipped whole, bodies
-/// included: <torch/torch.h> holds hundreds of thousands of calls, and a
-/// per-call matcher would pay a location lookup (and, under
-/// --enable-check-profile, a timer) for each of them.
-class SinkCollector : public RecursiveASTVisitor<SinkCollector> {
-  using Base = RecursiveASTVisitor<SinkCollector>;
-
-public:
-  SinkCollector(
-      const SourceManager &SM,
-      llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall)
-      : SM(SM), OnCall(OnCall) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (!D)
-      return true;
-    if (!isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    const auto *FD = dyn_cast<FunctionDecl>(D);
-    if (FD)
-      Functions.push_back(FD);
-    bool Result = Base::TraverseDecl(D);
-    if (FD)
-      Functions.pop_back();
-    return Result;
-  }
-
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    Functions.push_back(L->getCallOperator());
-    bool Result = Base::TraverseLambdaExpr(L);
-    Functions.pop_back();
-    return Result;
-  }
-
-  bool VisitCallExpr(CallExpr *Call) {
-    if (Functions.empty())
-      return true;
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!torchtidy::mayBeIndexOpCallee(Callee))
-      return true;
-    if (SM.isInSystemHeader(
-            SM.getExpansionLoc(torchtidy::compat::beginLoc(Call))))
-      return true;
-    OnCall(Functions.back(), Call);
-    return true;
-  }
-
-private:
-  const SourceManager &SM;
-  llvm::function_ref<void(const FunctionDecl *, const CallExpr *)> OnCall;
-  llvm::SmallVector<const FunctionDecl *, 8> Functions;
-};
-
-} // namespace
-
 void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; SinkCollector walks user code only.
+  // One match per translation unit; the sinks are collected from user code
+  // alone (torchtidy/analysis/UserCode.h): <torch/torch.h> holds hundreds
+  // of thousands of calls, and a per-call matcher would pay a location test
+  // for each of them.
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *TU = Result.Nodes.getNodeAs<TranslationUnitDecl>("tu");
-  if (!TU)
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
     return;
   Context = Result.Context;
-  auto OnCall = [&](const FunctionDecl *FD, const CallExpr *Call) {
-    if (FD->isDependentContext() || Call->isInstantiationDependent() ||
-        !FD->hasBody())
-      return;
-    std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
-    if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
-      return;
-    if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
-      return;
-    Sinks[FD].push_back({Call, *Site, FD->getBody()});
-  };
-  SinkCollector Collector(*Result.SourceManager, OnCall);
-  Collector.TraverseDecl(const_cast<TranslationUnitDecl *>(TU));
+  const SourceManager &SM = *Result.SourceManager;
+  torchtidy::forEachUserFunction(*Context, [&](const FunctionDecl *FD) {
+    torchtidy::forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call || Call->isInstantiationDependent() ||
+          !torchtidy::mayBeIndexOpCallee(Call->getDirectCallee()) ||
+          !torchtidy::isUserCode(torchtidy::compat::beginLoc(Call), SM))
+        return;
+      std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
+      if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
+        return;
+      if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
+        return;
+      Sinks[FD].push_back({Call, *Site, FD->getBody()});
+    });
+  });
 }
 
 void UncheckedIndexCheck::onEndOfTranslationUnit() {

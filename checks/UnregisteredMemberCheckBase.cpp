@@ -1,6 +1,7 @@
 //===--- UnregisteredMemberCheckBase.cpp - torch-tidy ---------------------===//
 
 #include "UnregisteredMemberCheckBase.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -16,8 +17,7 @@ AST_MATCHER(CXXRecordDecl, isUserClassWithBases) {
   if (!Node.isThisDeclarationADefinition() || Node.isImplicit() ||
       Node.getNumBases() == 0)
     return false;
-  const SourceManager &SM = Finder->getASTContext().getSourceManager();
-  return !SM.isInSystemHeader(SM.getExpansionLoc(Node.getLocation()));
+  return torchtidy::isUserDecl(&Node);
 }
 } // namespace
 

@@ -2,8 +2,10 @@
 
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
@@ -38,7 +40,7 @@ static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
 }
 
 static DataHook findHook(const CXXMethodDecl *MD, unsigned Depth) {
-  if (!MD || Depth > 16)
+  if (!MD || Depth > limits::OverrideDepth)
     return {};
   for (const CXXMethodDecl *O : MD->overridden_methods()) {
     if (DataHook H = hookDeclaredBy(O))
@@ -174,7 +176,7 @@ static DeviceClass merge(DeviceClass A, DeviceClass B) {
 }
 
 static DeviceClass classify(const Expr *E, unsigned Depth) {
-  if (!E || Depth > 8)
+  if (!E || Depth > limits::DeviceValueSteps)
     return DeviceClass::Unknown;
   E = strip(E);
   if (!E)
@@ -397,7 +399,7 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
 /// \p E makes a CUDA tensor: a move, a factory, or an op on one
 /// (`x.cuda().float()`), or a local initialised with one.
 static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
-  if (!E || Depth > 8)
+  if (!E || Depth > limits::DeviceValueSteps)
     return false;
   E = strip(E);
   if (std::optional<CudaOp> Op = classifyCudaOp(E))
@@ -466,8 +468,7 @@ const Expr *CudaWorkFinder::cudaWriteOf(const FieldDecl *Field) {
   if (!RD)
     return nullptr;
   // LibTorch's own classes (Example::data...) are not moved by user code.
-  const SourceManager &SM = RD->getASTContext().getSourceManager();
-  if (SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())))
+  if (!isUserDecl(RD))
     return nullptr;
   auto [It, Inserted] = CudaFields.try_emplace(RD);
   if (Inserted) {
@@ -506,8 +507,7 @@ static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
       MD && isLambdaCallOperator(MD))
     return nullptr;
-  const SourceManager &SM = Def->getASTContext().getSourceManager();
-  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+  if (!isUserDecl(Def))
     return nullptr;
   return Def;
 }

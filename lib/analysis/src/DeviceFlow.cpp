@@ -2,16 +2,18 @@
 
 #include "torchtidy/analysis/DeviceFlow.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
-#include <deque>
 
 using namespace clang;
 
@@ -106,7 +108,7 @@ IndexDeviceMismatch classifyIndexDevices(IndexOpSite::Kind K,
 
 namespace {
 
-enum class ValueKind { None, Tensor, Device, Options, Module };
+enum class ValueKind : uint8_t { None, Tensor, Device, Options, Module };
 
 const CXXRecordDecl *recordOf(QualType T) {
   if (T.isNull())
@@ -160,7 +162,7 @@ ValueKind kindOf(QualType T) {
 }
 
 const Expr *strip(const Expr *E) {
-  for (unsigned Guard = 0; E && Guard < 32; ++Guard) {
+  for (unsigned Guard = 0; E && Guard < limits::PeeledWrappers; ++Guard) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
       if (!FC->getConversionFunction() ||
@@ -200,7 +202,7 @@ const ValueDecl *trackedDecl(const Expr *E) {
 
 /// `torch::cuda::is_available()` somewhere in \p S.
 bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > 32)
+  if (!S || Depth > limits::SearchDepth)
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (callFacts(CE) & op::CudaAvailability)
@@ -353,11 +355,12 @@ public:
         escape(Arg); // variadic
         continue;
       }
+      // A non-const reference, an rvalue reference or a dependent type may
+      // change the argument.
       QualType PT = FD->getParamDecl(P)->getType();
-      if (PT->isLValueReferenceType() &&
-          !PT.getNonReferenceType().isConstQualified())
-        escape(Arg);
-      else if (PT->isRValueReferenceType() || PT->isDependentType())
+      if ((PT->isLValueReferenceType() &&
+           !PT.getNonReferenceType().isConstQualified()) ||
+          PT->isRValueReferenceType() || PT->isDependentType())
         escape(Arg);
     }
     return true;
@@ -607,7 +610,7 @@ private:
 
   /// The device of tensor-valued expression \p E.
   DeviceFact eval(const Expr *E, const State &St, unsigned Depth = 0) {
-    if (!E || Depth > 48)
+    if (!E || Depth > limits::DeviceExprDepth)
       return DeviceFact::unknown();
     E = strip(E);
     if (const ValueDecl *D = trackedDecl(E))
@@ -740,7 +743,7 @@ private:
 
   /// The device a `torch::Device` / `DeviceType` expression names.
   DeviceFact evalDevice(const Expr *E, const State &St, unsigned Depth = 0) {
-    if (!E || Depth > 48)
+    if (!E || Depth > limits::DeviceExprDepth)
       return DeviceFact::unknown();
     E = strip(E);
     if (isDeviceTypeEnum(E->getType())) {
@@ -794,7 +797,7 @@ private:
 
   /// The device a `TensorOptions` expression asks for (NoDevice: none).
   DeviceFact evalOptions(const Expr *E, const State &St, unsigned Depth = 0) {
-    if (!E || Depth > 48)
+    if (!E || Depth > limits::DeviceExprDepth)
       return DeviceFact::unknown();
     if (isa<CXXDefaultArgExpr>(E))
       return DeviceFact::make(DeviceFact::NoDevice, E);
@@ -939,22 +942,20 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   llvm::DenseSet<const ValueDecl *> Escaped;
   EscapeFinder(Escaped).run(Body);
 
+  // Blocks in reverse post-order (clang's worklist): a block is visited
+  // after its predecessors outside loops, so most blocks are visited once.
   const unsigned N = G->getNumBlockIDs();
   std::vector<std::optional<State>> In(N), Out(N);
   std::vector<unsigned> Visits(N, 0);
-  std::deque<const CFGBlock *> Work;
-  std::vector<bool> Queued(N, false);
+  PostOrderCFGView Order(G.get());
+  ForwardDataflowWorklist Work(*G, &Order);
   const CFGBlock &Entry = G->getEntry();
   In[Entry.getBlockID()] = State();
-  Work.push_back(&Entry);
-  Queued[Entry.getBlockID()] = true;
+  Work.enqueueBlock(&Entry);
 
   Transfer T(Ctx, Escaped, nullptr);
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
+  while (const CFGBlock *B = Work.dequeue()) {
     const unsigned ID = B->getBlockID();
-    Queued[ID] = false;
     if (++Visits[ID] > MaxVisitsPerBlock)
       return false;
     // The entry state is the join of the predecessors reached so far.
@@ -963,38 +964,39 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
       Entering = State();
     for (const CFGBlock::AdjacentBlock &P : B->preds()) {
       const CFGBlock *PB = P.getReachableBlock();
-      if (!PB || !Out[PB->getBlockID()])
+      if (!PB)
         continue;
-      if (!Entering)
-        Entering = *Out[PB->getBlockID()];
+      const std::optional<State> &PredOut = Out[PB->getBlockID()];
+      if (!PredOut)
+        continue;
+      if (Entering)
+        joinInto(*Entering, *PredOut);
       else
-        joinInto(*Entering, *Out[PB->getBlockID()]);
+        Entering = *PredOut;
     }
     if (!Entering)
       continue;
-    In[ID] = *Entering;
     State S = *Entering;
+    In[ID] = std::move(Entering);
     for (const CFGElement &E : *B)
       if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
         T.apply(CS->getStmt(), S);
-    if (Out[ID] && sameState(*Out[ID], S))
+    std::optional<State> &BlockOut = Out[ID];
+    if (BlockOut && sameState(*BlockOut, S))
       continue;
-    Out[ID] = std::move(S);
-    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
-      const CFGBlock *SB = Succ.getReachableBlock();
-      if (SB && !Queued[SB->getBlockID()]) {
-        Queued[SB->getBlockID()] = true;
-        Work.push_back(SB);
-      }
-    }
+    BlockOut = std::move(S);
+    Work.enqueueSuccessors(B);
   }
 
   // With the fixed point known, read the facts at each index op.
   Transfer Reader(Ctx, Escaped, &Sites);
   for (const CFGBlock *B : *G) {
-    if (!B || !In[B->getBlockID()])
+    if (!B)
       continue;
-    State S = *In[B->getBlockID()];
+    const std::optional<State> &BlockIn = In[B->getBlockID()];
+    if (!BlockIn)
+      continue;
+    State S = *BlockIn;
     for (const CFGElement &E : *B)
       if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
         Reader.apply(CS->getStmt(), S);

@@ -1,9 +1,11 @@
 //===--- IndexGuards.cpp - Is an index tensor bounded where it is used? ---===//
 
 #include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -21,11 +23,8 @@ namespace torchtidy {
 
 namespace {
 
-/// Bounds every walk over expressions, so that odd code cannot hang us.
-constexpr unsigned MaxExprDepth = 16;
-
 const Expr *skipImplicit(const Expr *E) {
-  for (unsigned I = 0; E && I < MaxExprDepth; ++I) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
       const CXXConstructorDecl *CD = Ctor->getConstructor();
@@ -100,7 +99,7 @@ struct Point {
 
 /// Something that happens to a variable at one element.
 struct Event {
-  enum Kind { Write, Guard } K;
+  enum Kind : uint8_t { Write, Guard } K;
   IndexVar Var;
   unsigned Index;
   const Stmt *S;
@@ -120,7 +119,7 @@ struct BranchGuard {
 /// returns the expansion's location (to tell expansions apart).
 SourceLocation checkIndexExpansion(SourceLocation Loc, const SourceManager &SM,
                                    const LangOptions &LO) {
-  for (unsigned I = 0; Loc.isMacroID() && I < MaxExprDepth; ++I) {
+  for (unsigned I = 0; Loc.isMacroID() && I < limits::MacroDepth; ++I) {
     if (Lexer::getImmediateMacroName(Loc, SM, LO) == "TORCHTIDY_CHECK_INDEX")
       return SM.getExpansionLoc(Loc);
     Loc = SM.getImmediateMacroCallerLoc(Loc);
@@ -134,7 +133,7 @@ SourceLocation checkIndexExpansion(SourceLocation Loc, const SourceManager &SM,
 /// when it expands to an unevaluated operand under NDEBUG.
 const Expr *firstTensorMacroArgument(const Stmt *S, const SourceManager &SM,
                                      unsigned Depth = 0) {
-  if (!S || Depth > 2 * MaxExprDepth)
+  if (!S || Depth > limits::SearchDepth)
     return nullptr;
   if (const auto *E = dyn_cast<Expr>(S))
     if (E->getBeginLoc().isMacroID() &&
@@ -149,7 +148,7 @@ const Expr *firstTensorMacroArgument(const Stmt *S, const SourceManager &SM,
 /// Collects the variables whose range \p S tests.
 void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
                        unsigned Depth = 0) {
-  if (!S || Depth > 2 * MaxExprDepth)
+  if (!S || Depth > limits::SearchDepth)
     return;
   auto Add = [&](const Expr *E) {
     if (auto V = indexVariable(E))
@@ -248,7 +247,7 @@ std::optional<IndexVar> directVariable(const Expr *E) {
 }
 
 const Expr *stripValuePreserving(const Expr *E) {
-  for (unsigned I = 0; E && I < MaxExprDepth; ++I) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     const Expr *Inner = valuePreservingOperand(E);
     if (!Inner)
       return skipImplicit(E);
@@ -300,7 +299,7 @@ namespace {
 /// `std::make_shared<EmbeddingImpl>(100, 64)`.
 std::optional<std::pair<int64_t, const Expr *>>
 rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
-  if (!E || Depth > 4)
+  if (!E || Depth > limits::HelperDepth)
     return std::nullopt;
   E = skipImplicit(E);
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
@@ -367,7 +366,7 @@ embeddingRows(const Expr *ModuleExpr, ASTContext &Ctx) {
   ModuleRegistration Reg;
   if (!Reg.analyze(RD))
     return std::nullopt;
-  auto It = Reg.members().find(V->Field);
+  const auto *It = Reg.members().find(V->Field);
   std::optional<std::pair<int64_t, const Expr *>> Rows;
   if (const Expr *Init = V->Field->getInClassInitializer())
     Rows = rowsOfConstruction(Init, Ctx);
@@ -732,7 +731,7 @@ struct IndexGuardFinder::Impl {
   }
 
   IndexOrigin classifyExpr(const Expr *E, Point P) {
-    if (!E || ClassifyDepth > MaxExprDepth)
+    if (!E || ClassifyDepth > limits::OriginDepth)
       return make(IndexOrigin::Unknown, IndexOrigin::None);
     struct DepthGuard {
       unsigned &D;
@@ -886,8 +885,7 @@ bool IndexGuardAnalysis::callGuardsArgument(const FunctionDecl *Callee,
       return true;
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || Depth > Config.MaxHelperDepth ||
-      isTorchFunction(Def) ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      isTorchFunction(Def) || !isUserDecl(Def))
     return false;
   auto Key = std::make_pair(Def, Param);
   auto It = HelperMemo.find(Key);

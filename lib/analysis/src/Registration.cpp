@@ -1,12 +1,13 @@
 //===--- Registration.cpp - Which module members are registered -----------===//
 
 #include "torchtidy/analysis/Registration.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -52,7 +53,7 @@ bool isRegistrationCall(const Expr *E) {
 /// Looks through what does not change which object a value is: implicit
 /// conversions, temporaries, copies and moves, `std::move`.
 static const Expr *stripValue(const Expr *E) {
-  for (unsigned I = 0; E && I < 16; ++I) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     const Expr *Next = E->IgnoreParenImpCasts();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
       Next = EWC->getSubExpr();
@@ -93,7 +94,7 @@ static bool collectReturns(const Stmt *S,
                            unsigned Depth = 0) {
   if (!S)
     return true;
-  if (Depth > 64 || Out.size() > 16)
+  if (Depth > limits::ReturnSearchDepth || Out.size() > limits::MaxReturns)
     return false;
   if (const auto *R = dyn_cast<ReturnStmt>(S)) {
     Out.push_back(R);
@@ -112,10 +113,10 @@ static bool collectReturns(const Stmt *S,
 /// to it returns is registered. Only user code is looked into.
 static bool returnsRegistration(const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
-  if (!FD || Depth > 4 || !FD->hasBody(Def) || Def->isDependentContext())
+  if (!FD || Depth > limits::HelperDepth || !FD->hasBody(Def) ||
+      Def->isDependentContext())
     return false;
-  const SourceManager &SM = Def->getASTContext().getSourceManager();
-  if (SM.isInSystemHeader(Def->getLocation()))
+  if (!isUserDecl(Def))
     return false;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
   if (!collectReturns(Def->getBody(), Returns) || Returns.empty())
@@ -129,7 +130,7 @@ static bool returnsRegistration(const FunctionDecl *FD, unsigned Depth) {
 bool isRegistrationExpr(const Expr *E) { return isRegistrationExprAt(E, 0); }
 
 static bool isRegistrationExprAt(const Expr *E, unsigned Depth) {
-  for (unsigned I = 0; E && I < 16; ++I) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     E = stripValue(E);
     if (isRegistrationCall(E))
       return true;
@@ -166,7 +167,7 @@ static const FieldDecl *thisField(const Expr *E) {
 /// The member a value is, or an element of: `m`, `m[i]`, `m.at(i)`,
 /// `m.back()`, `*m`, `m.ptr()`.
 static const FieldDecl *fieldBehind(const Expr *E) {
-  for (unsigned I = 0; E && I < 16; ++I) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     E = stripValue(E);
     if (const FieldDecl *FD = thisField(E))
       return FD;
@@ -293,7 +294,7 @@ public:
 
 private:
   MemberFacts *factsFor(const FieldDecl *FD, bool Create) {
-    auto It = Members.find(FD);
+    auto *It = Members.find(FD);
     if (It != Members.end())
       return &It->second;
     if (!Create)

@@ -7,8 +7,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <utility>
-
 using namespace clang;
 
 namespace torchtidy {

@@ -1,6 +1,7 @@
 //===--- TorchTypes.cpp - Recognise LibTorch types by declaration ---------===//
 
 #include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -59,7 +60,7 @@ bool isModuleBaseClass(const CXXRecordDecl *RD) {
 template <typename Pred>
 static bool anyBase(const CXXRecordDecl *RD, Pred P, unsigned Depth,
                     llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Seen) {
-  if (!RD || Depth > 32 || !Seen.insert(RD).second)
+  if (!RD || Depth > limits::HierarchyDepth || !Seen.insert(RD).second)
     return false;
   const CXXRecordDecl *Def = RD->getDefinition();
   if (!Def)

@@ -13,6 +13,17 @@
 // Intraprocedural: a call the model does not know forgets members and
 // anything it may change through a reference.
 //
+// Of clang's pieces it uses the CFG and ForwardDataflowWorklist (blocks in
+// reverse post-order). Not used, and why:
+// - the FlowSensitive framework's Environment: it models values as storage
+//   locations and formulas for a SAT solver; one device fact per variable
+//   joined by equality is this lattice, and a map per block is all it needs.
+// - ExprMutationAnalyzer: it answers "is this variable changed anywhere?"
+//   and names the first change. The transfer function models assignments
+//   and module moves itself; what it needs is the other changes (through a
+//   non-const reference, a pointer, a by-reference capture, a copy of a
+//   module), all of them, which EscapeFinder collects in one walk.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_ANALYSIS_DEVICEFLOW_H
@@ -110,7 +121,10 @@ bool containsIndexOp(const clang::Stmt *Body);
 /// The analysis of one function.
 class DeviceFlow {
 public:
-  /// Iterations of the worklist per CFG block before giving up.
+  /// Visits of one CFG block before the analysis gives up on the function.
+  /// The join only loses facts, so a fixed point comes within a few visits
+  /// of each loop head; the cap guards against a transfer function that is
+  /// not monotone on odd code (a fact that names a value being killed).
   static constexpr unsigned MaxVisitsPerBlock = 64;
 
   /// Analyses the body of \p FD. False (and no sites) when it cannot: no

@@ -14,6 +14,11 @@
 // a call to a function of the translation unit whose body guards that
 // parameter on every normal return, or a call to a configured guard function.
 //
+// Dominance is clang's CFGDomTree over a CFG with every expression an
+// element. Positions are (block, element index) pairs in a map built with
+// the CFG: CFGStmtMap gives a statement's block only, and a guard and its
+// use in one block are ordered by their index in it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_ANALYSIS_INDEXGUARDS_H

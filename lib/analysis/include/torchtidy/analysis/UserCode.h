@@ -1,0 +1,51 @@
+//===--- UserCode.h - What is the user's code -------------------*- C++ -*-===//
+//
+// One definition of "user code" for every check and for the driver's
+// traversal scope: code whose expansion location is outside the system
+// headers. A LibTorch macro used in user code (TORCH_CHECK, TORCH_MODULE)
+// is user code where it is used; a user macro expanded inside a system
+// header is not. User headers (`#include "model.h"`) are user code.
+//
+// And one walk over it: each function definition of user code once, so
+// that the checks that analyse function bodies share what they visit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_USERCODE_H
+#define TORCHTIDY_ANALYSIS_USERCODE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace torchtidy {
+
+/// \p Loc is valid and its expansion location is not in a system header.
+bool isUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM);
+
+/// The declaration's location is user code.
+bool isUserDecl(const clang::Decl *D);
+
+/// Calls \p Visit once for each function definition of user code in the
+/// translation unit (or in its traversal scope, when one is set): free
+/// functions, methods, those of local classes, lambdas' call operators, and
+/// the instantiations of user templates. Not visited: system headers
+/// (skipped whole, bodies included), dependent code (its instantiations
+/// are), implicit and defaulted members (their bodies are the compiler's),
+/// and invalid declarations.
+void forEachUserFunction(
+    clang::ASTContext &Ctx,
+    llvm::function_ref<void(const clang::FunctionDecl *)> Visit);
+
+/// Calls \p Visit for each statement of \p Body in pre-order, not entering
+/// the bodies of lambdas or of local classes' methods (functions of their
+/// own, which forEachUserFunction visits). The lambda expression itself is
+/// visited.
+void forEachOwnStmt(const clang::Stmt *Body,
+                    llvm::function_ref<void(const clang::Stmt *)> Visit);
+
+} // namespace torchtidy
+
+#endif

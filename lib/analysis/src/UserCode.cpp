@@ -1,0 +1,110 @@
+//===--- UserCode.cpp - What is the user's code ---------------------------===//
+
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+bool isUserCode(SourceLocation Loc, const SourceManager &SM) {
+  return Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+}
+
+bool isUserDecl(const Decl *D) {
+  return D &&
+         isUserCode(D->getLocation(), D->getASTContext().getSourceManager());
+}
+
+namespace {
+
+class UserFunctionWalker : public RecursiveASTVisitor<UserFunctionWalker> {
+  using Base = RecursiveASTVisitor<UserFunctionWalker>;
+
+public:
+  explicit UserFunctionWalker(
+      llvm::function_ref<void(const FunctionDecl *)> Visit)
+      : Visit(Visit) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    // A system header's declarations are skipped whole: <torch/torch.h>
+    // holds hundreds of thousands of statements.
+    if (!isa<TranslationUnitDecl>(D) && !isUserDecl(D))
+      return true;
+    return Base::TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    consider(FD);
+    return true;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    consider(L->getCallOperator());
+    return Base::TraverseLambdaExpr(L);
+  }
+
+private:
+  void consider(const FunctionDecl *FD) {
+    if (!FD || !FD->doesThisDeclarationHaveABody() || !FD->getBody() ||
+        FD->isDependentContext() || FD->isInvalidDecl() || FD->isDefaulted() ||
+        (FD->isImplicit() && !isLambdaOperator(FD)))
+      return;
+    if (Seen.insert(FD).second)
+      Visit(FD);
+  }
+  static bool isLambdaOperator(const FunctionDecl *FD) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    return MD && MD->getParent()->isLambda();
+  }
+
+  llvm::function_ref<void(const FunctionDecl *)> Visit;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+};
+
+/// Pre-order over a body, stopping at nested functions.
+void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit) {
+  // An explicit stack: deep expressions must not overflow the C++ stack.
+  llvm::SmallVector<const Stmt *, 32> Stack{S};
+  while (!Stack.empty()) {
+    const Stmt *Cur = Stack.pop_back_val();
+    if (!Cur)
+      continue;
+    Visit(Cur);
+    // The lambda's body is its own function; its captures' initialisers
+    // are evaluated here.
+    if (const auto *L = dyn_cast<LambdaExpr>(Cur)) {
+      for (const Expr *Init : L->capture_inits())
+        Stack.push_back(Init);
+      continue;
+    }
+    // A local class's methods are their own functions: a DeclStmt's
+    // children are only its variables' initialisers.
+    llvm::SmallVector<const Stmt *, 8> Children(Cur->child_begin(),
+                                                Cur->child_end());
+    for (auto It = Children.rbegin(); It != Children.rend(); ++It)
+      Stack.push_back(*It);
+  }
+}
+
+} // namespace
+
+void forEachUserFunction(ASTContext &Ctx,
+                         llvm::function_ref<void(const FunctionDecl *)> Visit) {
+  UserFunctionWalker Walker(Visit);
+  Walker.TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+void forEachOwnStmt(const Stmt *Body,
+                    llvm::function_ref<void(const Stmt *)> Visit) {
+  walkOwn(Body, Visit);
+}
+
+} // namespace torchtidy

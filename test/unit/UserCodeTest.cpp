@@ -1,0 +1,121 @@
+//===--- UserCodeTest.cpp - what is the user's code -----------------------===//
+
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace clang;
+using namespace torchtidy;
+
+namespace {
+
+// A system header (-isystem) with a macro the user expands, a function, and
+// the expansion of a macro the user defined before including it.
+const char *SystemHeader = R"cpp(
+#define SYS_DEFINE_FN(name) inline int name() { return 1; }
+#define SYS_CALL(x) (x)
+inline int sysFn() { return 2; }
+USER_FN(sysFromUserMacro)
+template <typename T> int sysTemplate(T t) { return t; }
+)cpp";
+
+const char *UserCode = R"cpp(
+#define USER_FN(name) inline int name() { return 4; }
+#include <sys.h>
+SYS_DEFINE_FN(fromSysMacro)
+USER_FN(fromUserMacro)
+int plain() { return SYS_CALL(1) + sysTemplate(2); }
+template <typename T> int tmpl(T t) { return t; }
+int useTmpl() {
+  struct Local {
+    int method() { return fromUserMacro(); }
+  };
+  auto lam = [] { return plain(); };
+  return tmpl(1) + lam() + Local().method();
+}
+struct Defaulted {
+  Defaulted() = default;
+  int x = 0;
+};
+Defaulted d;
+)cpp";
+
+std::unique_ptr<ASTUnit> build() {
+  auto AST = tooling::buildASTFromCodeWithArgs(
+      UserCode, {"-std=c++17", "-isystem", "/virtual/sys"}, "/virtual/user.cpp",
+      "usercode-test", std::make_shared<PCHContainerOperations>(),
+      tooling::getClangStripDependencyFileAdjuster(),
+      {{"/virtual/sys/sys.h", SystemHeader}});
+  EXPECT_TRUE(AST);
+  EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+  return AST;
+}
+
+std::string nameOf(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (MD->getParent()->isLambda())
+      return "<lambda>";
+  std::string Name = FD->getQualifiedNameAsString();
+  if (FD->getTemplateSpecializationArgs())
+    Name += "<inst>";
+  return Name;
+}
+
+TEST(UserCode, EachUserFunctionOnceAndNoSystemCode) {
+  auto AST = build();
+  std::vector<std::string> Seen;
+  forEachUserFunction(AST->getASTContext(), [&](const FunctionDecl *FD) {
+    Seen.push_back(nameOf(FD));
+  });
+  std::vector<std::string> Sorted = Seen;
+  std::sort(Sorted.begin(), Sorted.end());
+  // A LibTorch-style macro expanded in user code is user code; a user
+  // macro expanded in a system header is not; templates are visited in
+  // their instantiations, implicit members not at all.
+  EXPECT_EQ(Sorted, (std::vector<std::string>{
+                        "<lambda>", "fromSysMacro", "fromUserMacro", "plain",
+                        "tmpl<inst>", "useTmpl", "useTmpl()::Local::method"}));
+}
+
+TEST(UserCode, LocationsByExpansion) {
+  auto AST = build();
+  const SourceManager &SM = AST->getSourceManager();
+  EXPECT_FALSE(isUserCode(SourceLocation(), SM));
+  for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->getIdentifier())
+      continue;
+    llvm::StringRef N = FD->getName();
+    bool User = N == "fromSysMacro" || N == "fromUserMacro" || N == "plain" ||
+                N == "useTmpl";
+    EXPECT_EQ(isUserDecl(FD), User) << N.str();
+  }
+}
+
+TEST(UserCode, OwnStatementsStopAtNestedFunctions) {
+  auto AST = build();
+  std::vector<std::string> Calls;
+  forEachUserFunction(AST->getASTContext(), [&](const FunctionDecl *FD) {
+    if (nameOf(FD) != "useTmpl")
+      return;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          Calls.push_back(nameOf(Callee));
+    });
+  });
+  // The calls in the lambda's and the local class's bodies (plain,
+  // fromUserMacro) are not useTmpl's; the calls of them are.
+  std::sort(Calls.begin(), Calls.end());
+  EXPECT_EQ(Calls, (std::vector<std::string>{"<lambda>", "tmpl<inst>",
+                                             "useTmpl()::Local::method"}));
+}
+
+} // namespace
