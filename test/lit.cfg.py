@@ -68,6 +68,7 @@ if os.path.isdir(os.path.join(_sarif_dir, "node_modules", "ajv-draft-04")) and \
 config.substitutions.append(("%sarif_validate",
                              "node " + os.path.join(_sarif_dir, "validate.js")))
 config.substitutions.append(("%src_root", config.torchtidy_src_root))
+config.substitutions.append(("%llvm_version", config.llvm_version))
 config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
 
 # torch-clangd is built only with TORCHTIDY_BUILD_CLANGD (test/clangd).

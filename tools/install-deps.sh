@@ -15,6 +15,9 @@ packages=(
   libgrpc++-dev libprotobuf-dev
   # The sanitizer runtimes (tools/sanitize.sh): only recommended by clang.
   "libclang-rt-${LLVM_VERSION}-dev"
+  # The Debian package (ninja deb, test/package): dpkg-shlibdeps finds its
+  # dependencies, readelf what the binaries link; groff renders the man page.
+  dpkg-dev binutils groff-base
 )
 
 # Node.js validates SARIF output against the schema in the tests.
