@@ -1,6 +1,8 @@
 //===--- UncheckedIndexCheck.cpp - torch-tidy -----------------------------===//
 
 #include "UncheckedIndexCheck.h"
+#include "SourceText.h"
+#include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -24,6 +26,7 @@ namespace {
 
 constexpr llvm::StringLiteral CheckHeader = "<torchtidy/check.h>";
 
+/// The text of \p E as written, for a fix-it (comments and all).
 StringRef sourceText(const Expr *E, const ASTContext &Ctx) {
   if (!E)
     return "";
@@ -36,13 +39,13 @@ StringRef sourceText(const Expr *E, const ASTContext &Ctx) {
   return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).trim();
 }
 
-/// How a message names \p E: its text, or, where that lies inside a macro
-/// body, the variable or member it names or the constant it folds to; ""
-/// when there is none of these.
+/// How a message names \p E: its text without comments, or, where that
+/// lies inside a macro body, the variable or member it names or the
+/// constant it folds to; "" when there is none of these.
 std::string displayText(const Expr *E, const ASTContext &Ctx) {
-  StringRef Text = sourceText(E, Ctx);
+  std::string Text = quotedText(E, Ctx);
   if (!Text.empty() || !E)
-    return Text.str();
+    return Text;
   E = E->IgnoreUnlessSpelledInSource()->IgnoreParens();
   const ValueDecl *D = nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -94,7 +97,11 @@ SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
   const bool SrcOk = isRepeatable(Site.Source);
   // Inside a macro the tensor may have no name: "on a tensor", "size(0)".
   const std::string On = Src.empty() ? " on a tensor" : " on '" + Src + "'";
-  const std::string Of = Src.empty() ? "" : Src + ".";
+  // `(a * b).size(0)`: the receiver of a member access in parentheses.
+  std::string Receiver = Src;
+  if (!Src.empty() && needsParensForMember(Site.Source))
+    Receiver = "(" + Src + ")";
+  const std::string Of = Src.empty() ? "" : Receiver + ".";
   switch (Site.K) {
   case IndexOpSite::Embedding:
   case IndexOpSite::EmbeddingBag:
@@ -191,6 +198,7 @@ UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
                                          ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CheckLossTargets(Options.get("CheckLossTargets", true)),
+      ReportParameters(Options.get("ReportParameters", false)),
       GuardFunctions(Options.get("GuardFunctions", "")),
       Inserter(Options.getLocalOrGlobal("IncludeStyle",
                                         utils::IncludeSorter::IS_LLVM),
@@ -198,6 +206,7 @@ UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
 
 void UncheckedIndexCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckLossTargets", CheckLossTargets);
+  Options.store(Opts, "ReportParameters", ReportParameters);
   Options.store(Opts, "GuardFunctions", GuardFunctions);
   Options.store(Opts, "IncludeStyle", Inserter.getStyle());
 }
@@ -241,6 +250,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
 void UncheckedIndexCheck::onEndOfTranslationUnit() {
   auto Clear = torchtidy::compat::scopeExit([this] {
     Sinks.clear();
+    FixedStatements.clear();
     Context = nullptr;
   });
   // Code that does not compile may have lost the very guard; say nothing.
@@ -251,19 +261,32 @@ void UncheckedIndexCheck::onEndOfTranslationUnit() {
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
   torchtidy::IndexGuardAnalysis Analysis(*Context, std::move(Config));
+  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);
     if (!Finder.valid())
       continue;
     for (const Sink &S : List)
-      analyze(S, Finder);
+      analyze(FD, S, Finder, Ranges);
   }
 }
 
-void UncheckedIndexCheck::analyze(const Sink &S,
-                                  torchtidy::IndexGuardFinder &Finder) {
+void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
+                                  torchtidy::IndexGuardFinder &Finder,
+                                  torchtidy::IndexRangeAnalysis &Ranges) {
+  // Evidence that the index can leave the table is reported in every mode.
+  torchtidy::IndexEvidence E = Ranges.evidence(FD, S.Call, S.Site);
+  if (E) {
+    reportEvidence(S, E);
+    return;
+  }
+  // ReportParameters: every index from outside the function with no
+  // bounds check on every path, as a team that guards every entry wants;
+  // not one whose every value is shown in range.
+  if (!ReportParameters || E.InRange)
+    return;
   IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
-  if (reportLiteral(S, Origin) || Origin.K != IndexOrigin::Unsafe)
+  if (Origin.K != IndexOrigin::Unsafe)
     return;
   SinkWords W = describe(S.Site, *Context);
   const std::string Index = displayText(S.Site.Index, *Context);
@@ -280,6 +303,175 @@ void UncheckedIndexCheck::analyze(const Sink &S,
   noteOrigin(Origin);
 }
 
+/// A quantity as a message shows it, without the code's comments.
+static std::string quantityText(const torchtidy::Quantity &Q, int64_t Delta,
+                                const ASTContext &Ctx) {
+  return withoutComments(torchtidy::describeQuantity(Q, Ctx, Delta));
+}
+
+void UncheckedIndexCheck::reportEvidence(const Sink &S,
+                                         const torchtidy::IndexEvidence &E) {
+  using torchtidy::IndexEvidence;
+  SinkWords W = describe(S.Site, *Context);
+  const std::string Index = displayText(S.Site.Index, *Context);
+  const std::string Subject =
+      Index.empty() ? "the " + W.Noun.str() : W.Noun.str() + " '" + Index + "'";
+  const std::string Rows =
+      E.Table.Rows.known() ? quantityText(E.Table.Rows, 0, *Context) : "";
+  // Found in a caller: reported where the index is passed, with a note at
+  // the op it reaches.
+  const bool AtCaller = E.Caller != nullptr;
+  const SourceLocation At =
+      torchtidy::compat::beginLoc(AtCaller ? E.Caller : S.Call);
+  std::string Passed;
+  if (AtCaller)
+    if (const FunctionDecl *Callee = E.Caller->getDirectCallee())
+      Passed = " passed to '" + Callee->getNameAsString() + "'";
+  auto Tail = [&](DiagnosticBuilder &D) {
+    if (!AtCaller && !W.Size.empty())
+      addFix(D, S, W.Size);
+  };
+  switch (E.K) {
+  case IndexEvidence::ConstantOutOfRange: {
+    const bool Embedding = S.Site.K == IndexOpSite::Embedding ||
+                           S.Site.K == IndexOpSite::EmbeddingBag;
+    const bool Loss = S.Site.K == IndexOpSite::LossTarget;
+    std::string What = Embedding ? "an embedding" : Loss ? W.What : W.What;
+    std::string Size =
+        Rows.empty() ? "" : " with " + Rows + (Loss ? " classes" : " rows");
+    std::string Value = quantityText(E.Value, 0, *Context);
+    {
+      DiagnosticBuilder D = diag(At, "%0 %1%2 is out of range for %3%4; %5")
+                            << (Embedding ? "id"
+                                : Loss    ? "class id"
+                                          : "index")
+                            << Value << Passed << What << Size << W.Effect;
+      Tail(D);
+    }
+    if (E.ValueAt)
+      diag(E.ValueAt->getBeginLoc(),
+           E.Range.Sentinel ? "%0 is written into the %1 here"
+                            : "id %0 is written here",
+           DiagnosticIDs::Note)
+          << Value << W.Noun;
+    break;
+  }
+  case IndexEvidence::NegativeStart: {
+    std::string Low = quantityText(E.Range.Lo, 0, *Context);
+    {
+      DiagnosticBuilder D =
+          diag(At, "%0%1 can be %2, outside [0, %3) of %4; %5")
+          << Subject << Passed << Low << W.Bound << W.What << W.Effect;
+      Tail(D);
+    }
+    if (E.Range.Interval)
+      diag(E.Range.Interval->getBeginLoc(),
+           "its values start at %0 here; the shift by %1 makes them start "
+           "at %2",
+           DiagnosticIDs::Note)
+          << quantityText(E.Range.Lo, -E.Range.Shift, *Context)
+          << std::to_string(E.Range.Shift) << Low;
+    break;
+  }
+  case IndexEvidence::PastTheEnd: {
+    {
+      DiagnosticBuilder D = diag(At, "%0%1 can reach %2, outside [0, %3) of "
+                                     "%4; %5")
+                            << Subject << Passed
+                            << quantityText(E.Range.Hi, -1, *Context) << Rows
+                            << W.What << W.Effect;
+      Tail(D);
+    }
+    if (E.Range.Interval)
+      diag(E.Range.Interval->getBeginLoc(), "its values go up to %0 here",
+           DiagnosticIDs::Note)
+          << quantityText(E.Range.Hi, -1, *Context);
+    break;
+  }
+  case IndexEvidence::UnboundedLength: {
+    const std::string Length = quantityText(E.Range.Hi, 0, *Context);
+    {
+      DiagnosticBuilder D =
+          diag(At, "%0%1 goes up to %2 - 1, a length known only at run time, "
+                   "but %3 has %4 rows and nothing bounds %2 by them; %5 "
+                   "outside [0, %6) is %7")
+          << Subject << Passed << Length << W.What << Rows << W.Unit << W.Bound
+          << W.Effect;
+      Tail(D);
+    }
+    if (E.Range.Interval)
+      diag(E.Range.Interval->getBeginLoc(), "the %0 is made here from %1",
+           DiagnosticIDs::Note)
+          << W.Noun << Length;
+    if (const Expr *RowsAt =
+            E.Table.Rows.Origin ? E.Table.Rows.Origin : E.Table.MadeAt)
+      diag(RowsAt->getBeginLoc(), "the table's %0 rows are set here",
+           DiagnosticIDs::Note)
+          << Rows;
+    if (E.UnboundedCaller)
+      diag(torchtidy::compat::beginLoc(E.UnboundedCaller),
+           "called here with a tensor whose length nothing bounds",
+           DiagnosticIDs::Note);
+    break;
+  }
+  case IndexEvidence::External: {
+    {
+      DiagnosticBuilder D =
+          diag(At, "%0%1 holds values from outside the program and reaches "
+                   "%2 without a bounds check; %3 outside [0, %4) is %5")
+          << Subject << Passed << W.What << W.Unit << W.Bound << W.Effect;
+      Tail(D);
+    }
+    if (E.Range.External)
+      diag(E.Range.External->getBeginLoc(), "the values come from %0 here",
+           DiagnosticIDs::Note)
+          << E.Range.How;
+    break;
+  }
+  case IndexEvidence::IneffectiveGuard: {
+    {
+      const char *Why = E.Problem == IndexEvidence::AfterTheUse
+                            ? "it comes after the use"
+                        : E.Problem == IndexEvidence::WrittenAfter
+                            ? "the index is written again after it"
+                            : "it is not on every path to the use";
+      DiagnosticBuilder D =
+          diag(At, "the bounds check of %0 does not protect this use in %1: "
+                   "%2; %3 outside [0, %4) is %5")
+          << Subject << W.What << Why << W.Unit << W.Bound << W.Effect;
+      Tail(D);
+    }
+    if (E.Guard)
+      diag(Context->getSourceManager().getExpansionLoc(E.Guard->getBeginLoc()),
+           "the check is here", DiagnosticIDs::Note);
+    break;
+  }
+  case IndexEvidence::OffByOneGuard: {
+    {
+      DiagnosticBuilder D =
+          diag(At, "the bounds check of %0 lets %1 through, but %2 has %1 "
+                   "rows: the last valid %3 is %1 - 1; %4")
+          << Subject << Rows << W.What << W.Noun << W.Effect;
+      Tail(D);
+    }
+    if (E.Guard)
+      diag(Context->getSourceManager().getExpansionLoc(E.Guard->getBeginLoc()),
+           "the check is here", DiagnosticIDs::Note);
+    break;
+  }
+  case IndexEvidence::None:
+    return;
+  }
+  if (AtCaller)
+    diag(torchtidy::compat::beginLoc(S.Call), "it reaches %0 here",
+         DiagnosticIDs::Note)
+        << W.What;
+  else if (E.Table.MadeAt && E.K == IndexEvidence::ConstantOutOfRange &&
+           S.Site.Module)
+    diag(E.Table.MadeAt->getBeginLoc(), "the embedding is created here",
+         DiagnosticIDs::Note);
+}
+
 void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
                                  StringRef Size) {
   const Expr *Var = torchtidy::stripValuePreserving(S.Site.Index);
@@ -288,6 +480,11 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
     return;
   const Stmt *Statement = enclosingBlockStatement(S.Body, S.Call);
   if (!Statement)
+    return;
+  // One check per statement: two insertions at one place conflict when
+  // clang-apply-replacements merges the exported fixes (the next run offers
+  // the other).
+  if (!FixedStatements.insert(Statement).second)
     return;
   const SourceManager &SM = Context->getSourceManager();
   SourceLocation Begin = Statement->getBeginLoc();
@@ -313,30 +510,6 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
     Text += " ";
   Diag << FixItHint::CreateInsertion(Begin, Text)
        << Inserter.createIncludeInsertion(File, CheckHeader);
-}
-
-bool UncheckedIndexCheck::reportLiteral(const Sink &S,
-                                        const IndexOrigin &Origin) {
-  if (Origin.Why != IndexOrigin::Literal || !S.Site.Module)
-    return false;
-  auto Rows = torchtidy::embeddingRows(S.Site.Module, *Context);
-  auto Ids = torchtidy::literalIds(dyn_cast_or_null<CallExpr>(Origin.Evidence),
-                                   *Context);
-  if (!Rows || !Ids)
-    return false;
-  for (const auto &[Id, Literal] : *Ids) {
-    if (Id >= 0 && Id < Rows->first)
-      continue;
-    diag(torchtidy::compat::beginLoc(S.Call),
-         "id %0 is out of range for an embedding with %1 rows")
-        << std::to_string(Id) << std::to_string(Rows->first);
-    diag(Literal->getBeginLoc(), "id %0 is written here", DiagnosticIDs::Note)
-        << std::to_string(Id);
-    diag(Rows->second->getBeginLoc(), "the embedding is created here",
-         DiagnosticIDs::Note);
-    return true;
-  }
-  return false;
 }
 
 void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {
@@ -380,7 +553,7 @@ void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {
          "'%0' is a field of a data batch: its values come from the "
          "dataset",
          DiagnosticIDs::Note)
-        << sourceText(dyn_cast<Expr>(Origin.Evidence), *Context);
+        << displayText(dyn_cast<Expr>(Origin.Evidence), *Context);
     return;
   case IndexOrigin::Element:
     diag(Loc,

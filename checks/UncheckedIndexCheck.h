@@ -5,9 +5,11 @@
 
 #include "ClangTidyCheck.h"
 #include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "utils/IncludeInserter.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -15,9 +17,10 @@
 
 namespace clang::tidy::libtorch {
 
-/// Finds index tensors that come from outside the function and reach an
-/// embedding, an index op or a loss target with no bounds check on every
-/// path before them.
+/// Finds indices with evidence that they can leave the table they read:
+/// constant ids out of range, a length known only at run time into a table
+/// of fixed rows, a shift past either end, data from outside the program,
+/// or a bounds check that does not protect the use.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unchecked-index.md
@@ -41,19 +44,26 @@ private:
     /// The body of the function (or lambda) around the call.
     const Stmt *Body;
   };
-  void analyze(const Sink &S, torchtidy::IndexGuardFinder &Finder);
-  /// Literal ids outside a table of known size; true when reported.
-  bool reportLiteral(const Sink &S, const torchtidy::IndexOrigin &Origin);
+  void analyze(const FunctionDecl *FD, const Sink &S,
+               torchtidy::IndexGuardFinder &Finder,
+               torchtidy::IndexRangeAnalysis &Ranges);
+  /// One diagnostic, with notes at the evidence, for \p E.
+  void reportEvidence(const Sink &S, const torchtidy::IndexEvidence &E);
   void noteOrigin(const torchtidy::IndexOrigin &Origin);
   void addFix(DiagnosticBuilder &Diag, const Sink &S, StringRef Size);
 
   const bool CheckLossTargets;
+  /// Report every index from outside the function that has no bounds
+  /// check, not only those with evidence of going out of range.
+  const bool ReportParameters;
   const std::string GuardFunctions;
   utils::IncludeInserter Inserter;
   ASTContext *Context = nullptr;
   /// Sinks in user code, grouped by the function (or lambda) around them,
   /// so that each function's CFG is built once.
   llvm::MapVector<const FunctionDecl *, llvm::SmallVector<Sink, 4>> Sinks;
+  /// Statements a fix-it already inserts a check before.
+  llvm::DenseSet<const Stmt *> FixedStatements;
 };
 
 } // namespace clang::tidy::libtorch

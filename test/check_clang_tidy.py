@@ -28,14 +28,14 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
-def file_check(filecheck, prefix, input_path, check_file, extra=()):
+def file_check(filecheck, prefixes, input_path, check_file, extra=()):
     cmd = [filecheck, check_file, "-input-file=" + input_path,
-           "-check-prefix=" + prefix, "-strict-whitespace",
+           "-check-prefixes=" + ",".join(prefixes), "-strict-whitespace",
            "--dump-input=fail"] + list(extra)
     r = run(cmd)
     if r.returncode != 0:
         sys.stdout.write(r.stdout)
-        sys.exit("FileCheck failed for " + prefix)
+        sys.exit("FileCheck failed for " + ",".join(prefixes))
 
 
 def main():
@@ -65,18 +65,26 @@ def main():
         else:
             tidy_args = rest
 
-    suffix = "-" + args.suffix if args.suffix else ""
-    msg_prefix = "CHECK-MESSAGES" + suffix
-    notes_prefix = "CHECK-NOTES" + suffix
-    fixes_prefix = "CHECK-FIXES" + suffix
+    # -check-suffixes=,A: the plain prefixes and those ending in -A, so that
+    # one file can hold what two RUN lines (two option settings) share and
+    # what only one of them reports.
+    suffixes = args.suffix.split(",") if args.suffix else [""]
+    def prefixes(base):
+        return [base + ("-" + s if s else "") for s in suffixes]
+    msg_prefixes = prefixes("CHECK-MESSAGES")
+    notes_prefixes = prefixes("CHECK-NOTES")
+    fixes_prefixes = prefixes("CHECK-FIXES")
 
     with open(args.source, encoding="utf-8") as f:
         text = f.read()
-    has_messages = re.search(re.escape(msg_prefix) + r":", text) is not None
-    has_notes = re.search(re.escape(notes_prefix) + r":", text) is not None
-    has_fixes = re.search(re.escape(fixes_prefix) + r":", text) is not None
+    def uses(ps):
+        return any(re.search(r"\b" + re.escape(p) + r"(-NEXT|-NOT|-DAG|-SAME)?:",
+                             text) for p in ps)
+    has_messages = uses(msg_prefixes)
+    has_notes = uses(notes_prefixes)
+    has_fixes = uses(fixes_prefixes)
     if has_messages and has_notes:
-        sys.exit("use either %s or %s, not both" % (msg_prefix, notes_prefix))
+        sys.exit("use either CHECK-MESSAGES or CHECK-NOTES, not both")
 
     # Blank every CHECK line so the fixed file does not match itself.
     cleaned = re.sub(r"// *CHECK-[A-Z0-9\-]*:[^\r\n]*", "//", text)
@@ -107,13 +115,15 @@ def main():
     with open(out_path, "w", encoding="utf-8") as f:
         f.write(output)
 
+    def used(ps):
+        return [p for p in ps if uses([p])]
     if has_fixes:
-        file_check(args.filecheck, fixes_prefix, temp, args.source)
+        file_check(args.filecheck, used(fixes_prefixes), temp, args.source)
     if has_notes:
-        file_check(args.filecheck, notes_prefix, out_path, args.source,
+        file_check(args.filecheck, used(notes_prefixes), out_path, args.source,
                    ["-implicit-check-not={{warning|error|note}}:"])
     elif has_messages:
-        file_check(args.filecheck, msg_prefix, out_path, args.source,
+        file_check(args.filecheck, used(msg_prefixes), out_path, args.source,
                    ["-implicit-check-not={{warning|error}}:"])
     else:
         if re.search(r"(warning|error):", output):

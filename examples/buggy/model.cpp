@@ -14,14 +14,16 @@ torch::Tensor TowerImpl::forward(torch::Tensor x) {
   return fc2(dropout(relu(fc1(x))));
 }
 
-RecommenderImpl::RecommenderImpl(int64_t users, int64_t items, int64_t dim)
-    : users(users), items(items), dim(dim) {
+RecommenderImpl::RecommenderImpl(int64_t users, int64_t items, int64_t dim,
+                                 int64_t max_history)
+    : users(users), items(items), dim(dim), max_history(max_history) {
   reset();
 }
 
 void RecommenderImpl::reset() {
   user_emb = register_module("user_emb", torch::nn::Embedding(users, dim));
   item_emb = register_module("item_emb", torch::nn::Embedding(items, dim));
+  pos_emb = register_module("pos_emb", torch::nn::Embedding(max_history, dim));
   tower = register_module("tower", Tower(2 * dim, dim));
   // Bug: a plain member, so recommender->to(torch::kCUDA) leaves it on the
   // CPU and forward() fails with "Expected all tensors to be on the same
@@ -32,10 +34,32 @@ void RecommenderImpl::reset() {
 
 torch::Tensor RecommenderImpl::forward(torch::Tensor user_ids,
                                        torch::Tensor item_ids) {
-  // Bug: the ids come from the caller and nothing checks them; an id past
-  // the table is "CUDA error: an illegal memory access" far from here.
   auto u = user_emb(user_ids);
   auto i = item_emb(item_ids);
   auto score = tower(torch::cat({u, i}, /*dim=*/1)).squeeze(1);
   return score + item_prior.index_select(0, item_ids) / temperature[0];
+}
+
+// Each user's items in a row, padded to the longest history.
+static torch::Tensor pad(const std::vector<std::vector<int64_t>> &seen) {
+  int64_t longest = 0;
+  for (const auto &items : seen)
+    longest = std::max<int64_t>(longest, items.size());
+  // Bug: -1 marks the padding, but -1 is no row of item_emb: the lookup in
+  // history() reads outside the table, an illegal memory access on CUDA.
+  auto padded = torch::full({static_cast<int64_t>(seen.size()), longest}, -1,
+                            torch::kLong);
+  for (size_t b = 0; b < seen.size(); ++b)
+    for (size_t j = 0; j < seen[b].size(); ++j)
+      padded[b][j] = seen[b][j];
+  return padded;
+}
+
+torch::Tensor
+RecommenderImpl::history(const std::vector<std::vector<int64_t>> &seen) {
+  auto padded = pad(seen);
+  // Bug: the positions go up to the longest history, but pos_emb has
+  // max_history rows and nothing cuts a longer history to them.
+  auto pos = torch::arange(padded.size(1), torch::kLong);
+  return (item_emb(padded) + pos_emb(pos)).mean(1);
 }

@@ -1,5 +1,6 @@
-// A tiny recommender: user and item embeddings, a scoring tower, and a
-// popularity prior that should move with the model.
+// A tiny recommender: user and item embeddings, a scoring tower, a
+// popularity prior that should move with the model, and an embedding of a
+// user's recent items with their positions.
 #pragma once
 
 #include <torch/torch.h>
@@ -15,12 +16,15 @@ struct TowerImpl : torch::nn::Module {
 TORCH_MODULE(Tower);
 
 struct RecommenderImpl : torch::nn::Cloneable<RecommenderImpl> {
-  RecommenderImpl(int64_t users, int64_t items, int64_t dim);
+  RecommenderImpl(int64_t users, int64_t items, int64_t dim,
+                  int64_t max_history = 16);
   void reset() override;
   torch::Tensor forward(torch::Tensor user_ids, torch::Tensor item_ids);
+  // A user's recent items, embedded with their positions and averaged.
+  torch::Tensor history(const std::vector<std::vector<int64_t>> &seen);
 
-  int64_t users, items, dim;
-  torch::nn::Embedding user_emb{nullptr}, item_emb{nullptr};
+  int64_t users, items, dim, max_history;
+  torch::nn::Embedding user_emb{nullptr}, item_emb{nullptr}, pos_emb{nullptr};
   Tower tower{nullptr};
   torch::Tensor item_prior;
   std::vector<torch::Tensor> temperature;

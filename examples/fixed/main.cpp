@@ -19,4 +19,6 @@ int main() {
     opt.step();
     std::cout << "step " << step << " loss " << loss.item<float>() << "\n";
   }
+  auto recent = model->history({{1, 2, 3}, {4}});
+  std::cout << "history " << recent.sizes() << "\n";
 }

@@ -1,4 +1,7 @@
-// RUN: %check_clang_tidy %s 'libtorch-*' %t -- -- %mock_torch
+// RUN: %check_clang_tidy %s 'libtorch-*' %t -- -config="{CheckOptions: {libtorch-unchecked-index.ReportParameters: true}}" -- %mock_torch
+
+// ReportParameters: the unchecked-index findings here are unchecked
+// parameters, which the default (evidence only) does not report.
 
 // Macros that expand to whole modules and to the ops the checks look at.
 // Findings inside a macro are reported where the macro is used, with the

@@ -1,4 +1,7 @@
-// RUN: %check_clang_tidy %s 'libtorch-*' %t -- -- %mock_torch -ftemplate-depth=1024
+// RUN: %check_clang_tidy %s 'libtorch-*' %t -- -config="{CheckOptions: {libtorch-unchecked-index.ReportParameters: true}}" -- %mock_torch -ftemplate-depth=1024
+
+// ReportParameters: the unchecked-index findings here are unchecked
+// parameters, which the default (evidence only) does not report.
 
 // Deeply nested templates and their instantiations. Code in instantiated
 // templates is analysed once per instantiation, at the written place.

@@ -1,4 +1,9 @@
-// RUN: %check_clang_tidy %s libtorch-unchecked-index %t -- -- %mock_torch
+// RUN: %check_clang_tidy -check-suffixes=,DEFAULT %s libtorch-unchecked-index %t -- -- %mock_torch
+// RUN: %check_clang_tidy -check-suffixes=,PARAMS %s libtorch-unchecked-index %t -- -config="{CheckOptions: {libtorch-unchecked-index.ReportParameters: true}}" -- %mock_torch
+
+// Guards, in both modes (plain CHECK lines hold in both, -PARAMS lines with
+// ReportParameters only). A bounds check that does not protect the use is
+// evidence in both; an index with no check at all only with the option.
 
 #include <torch/torch.h>
 #include <torchtidy/check.h>
@@ -98,11 +103,11 @@ Tensor guardedBeforeCopy(torch::nn::Embedding emb, Tensor ids) {
   return emb(flat);
 }
 
-// ---- Guards that do not count ---------------------------------------------
+// ---- Guards that do not protect: evidence in both modes -----------------
 
 Tensor lateGuard(torch::nn::Embedding emb, Tensor ids) {
   auto out = emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': it comes after the use; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
   // CHECK-FIXES: {{^}}Tensor lateGuard(torch::nn::Embedding emb, Tensor ids) {{[{]}}{{$}}
   // CHECK-FIXES-NEXT: {{^}}  TORCHTIDY_CHECK_INDEX(ids, emb->options.num_embeddings());{{$}}
   // CHECK-FIXES-NEXT: {{^}}  auto out = emb(ids);{{$}}
@@ -115,14 +120,7 @@ Tensor partialGuard(torch::nn::Embedding emb, Tensor ids, bool strict) {
     TORCH_CHECK(ids.max().item<int64_t>() < 100);
   }
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-}
-
-Tensor wrongVariable(torch::nn::Embedding emb, Tensor ids, Tensor other) {
-  TORCHTIDY_CHECK_INDEX(other, 100);
-  TORCH_CHECK(other.max().item<int64_t>() < 100);
-  return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': it is not on every path to the use
 }
 
 Tensor reassignedAfterGuard(torch::nn::Embedding emb, Tensor ids,
@@ -130,14 +128,14 @@ Tensor reassignedAfterGuard(torch::nn::Embedding emb, Tensor ids,
   TORCHTIDY_CHECK_INDEX(ids, 100);
   ids = raw;
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': the index is written again after it
 }
 
 Tensor changedInPlace(torch::nn::Embedding emb, Tensor ids) {
   TORCHTIDY_CHECK_INDEX(ids, 100);
   ids += ids;
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': the index is written again after it
 }
 
 Tensor reassignedOnOnePath(torch::nn::Embedding emb, Tensor ids, Tensor raw,
@@ -146,15 +144,7 @@ Tensor reassignedOnOnePath(torch::nn::Embedding emb, Tensor ids, Tensor raw,
   if (swap)
     ids = raw;
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-}
-
-Tensor notARangeTest(torch::nn::Embedding emb, Tensor ids) {
-  TORCH_CHECK(ids.numel() > 0);
-  if (!ids.defined())
-    return {};
-  return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': the index is written again after it
 }
 
 Tensor guardInLoopAfterUse(torch::nn::Embedding emb, std::vector<Tensor> &all,
@@ -162,10 +152,35 @@ Tensor guardInLoopAfterUse(torch::nn::Embedding emb, std::vector<Tensor> &all,
   Tensor sum;
   for (size_t i = 0; i < all.size(); ++i) {
     sum = emb(ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': it comes after the use
     TORCHTIDY_CHECK_INDEX(ids, 100);
   }
   return sum;
+}
+
+// An off-by-one bound lets the table's size itself through.
+Tensor offByOne(Tensor ids) {
+  torch::nn::Embedding emb(100, 8);
+  TORCH_CHECK(ids.max().item<int64_t>() <= 100, "id out of range");
+  return emb(ids);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' lets 100 through, but Embedding 'emb' has 100 rows: the last valid index is 100 - 1; an illegal memory access on CUDA
+}
+
+// ---- No bounds check on this index: only with ReportParameters ----------
+
+Tensor wrongVariable(torch::nn::Embedding emb, Tensor ids, Tensor other) {
+  TORCHTIDY_CHECK_INDEX(other, 100);
+  TORCH_CHECK(other.max().item<int64_t>() < 100);
+  return emb(ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+}
+
+Tensor notARangeTest(torch::nn::Embedding emb, Tensor ids) {
+  TORCH_CHECK(ids.numel() > 0);
+  if (!ids.defined())
+    return {};
+  return emb(ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
 }
 
 void logIds(const Tensor &ids) {}
@@ -179,21 +194,21 @@ Tensor helperThatDoesNotGuard(torch::nn::Embedding emb, Tensor ids) {
   logIds(ids);
   checkSometimes(ids, true);
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
 }
 
 Tensor helperOnOtherArgument(torch::nn::Embedding emb, Tensor ids,
                              Tensor other) {
   validateIds(other, 100);
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
 }
 
 Tensor guardOnCopyNotOriginal(torch::nn::Embedding emb, Tensor ids) {
   auto flat = ids.view({-1});
   TORCHTIDY_CHECK_INDEX(flat, 100);
   return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check
 }
 
 // ---- Literal ids -----------------------------------------------------------
@@ -203,7 +218,7 @@ Tensor literalIds() {
   auto inRange = emb(torch::tensor({0, 50, 99}));
   auto ids = torch::tensor({50, 99, 100});
   auto out = emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: id 100 is out of range for an embedding with 100 rows [libtorch-unchecked-index]
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: id 100 is out of range for an embedding with 100 rows; an illegal memory access on CUDA [libtorch-unchecked-index]
   auto bag = torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(10, 4));
   auto negative = bag(torch::tensor({-1, 3}));
   // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: id -1 is out of range for an embedding with 10 rows

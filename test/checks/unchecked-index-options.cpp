@@ -1,5 +1,4 @@
-// RUN: %check_clang_tidy %s libtorch-unchecked-index %t -- \
-// RUN:   -config="{CheckOptions: {libtorch-unchecked-index.CheckLossTargets: false, libtorch-unchecked-index.GuardFunctions: '::mylib::validate;check_ids'}}" \
+// RUN: %check_clang_tidy %s libtorch-unchecked-index %t -- -config="{CheckOptions: {libtorch-unchecked-index.CheckLossTargets: false, libtorch-unchecked-index.GuardFunctions: '::mylib::validate;check_ids', libtorch-unchecked-index.ReportParameters: true}}" \
 // RUN:   -- %mock_torch
 
 #include <torch/torch.h>

@@ -1,234 +1,341 @@
-// RUN: %check_clang_tidy %s libtorch-unchecked-index %t -- -- %mock_torch
+// RUN: %check_clang_tidy -check-suffixes=,DEFAULT %s libtorch-unchecked-index %t -- -- %mock_torch
+// RUN: %check_clang_tidy -check-suffixes=,PARAMS %s libtorch-unchecked-index %t -- -config="{CheckOptions: {libtorch-unchecked-index.ReportParameters: true}}" -- %mock_torch
+
+// Each pattern in both modes: CHECK-MESSAGES lines hold in both, -DEFAULT
+// lines with the default options only, -PARAMS lines with ReportParameters.
+// The default reports evidence that an index can leave its table; the
+// option adds every index from outside the function with no bounds check.
 
 #include <torch/torch.h>
 // CHECK-FIXES: #include <torch/torch.h>
 // CHECK-FIXES-NEXT: #include <torchtidy/check.h>
 
+#include <string>
 #include <vector>
 
 namespace F = torch::nn::functional;
+using torch::indexing::Slice;
 
-// ---- Sinks: each with an index that comes from a parameter --------------
+// ===== Reported: evidence =================================================
 
-torch::Tensor embedModule(torch::nn::Embedding emb, torch::Tensor ids) {
-  auto out = emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'ids' reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, emb->options.num_embeddings());{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  auto out = emb(ids);{{$}}
-  return out;
+// ---- 1. Constant ids out of a table of known size ------------------------
+
+torch::Tensor literalIds() {
+  torch::nn::Embedding emb(100, 64);
+  auto inRange = emb(torch::tensor({0, 50, 99}));
+  auto out = emb(torch::tensor({50, 99, 100}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: id 100 is out of range for an embedding with 100 rows; an illegal memory access on CUDA [libtorch-unchecked-index]
+  auto negative = emb(torch::tensor({-1, 3}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: id -1 is out of range for an embedding with 100 rows
+  return inRange + out + negative;
 }
 
-torch::Tensor embedForward(torch::nn::Embedding emb,
-                           torch::nn::EmbeddingImpl &impl, torch::Tensor ids) {
-  auto a = emb->forward(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA
+struct LookupImpl : torch::nn::Module {
+  LookupImpl() { table = register_module("table", torch::nn::Embedding(8, 2)); }
+  torch::Tensor forward() {
+    auto in = table(torch::tensor({7}));
+    return in + table(torch::tensor({8}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: id 8 is out of range for an embedding with 8 rows
+  }
+  torch::nn::Embedding table{nullptr};
+};
+
+// A negative id is out of range of any table.
+torch::Tensor negativeAnywhere(torch::Tensor weight) {
+  return torch::embedding(weight, torch::tensor({-1}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: id -1 is out of range for an embedding; an illegal memory access on CUDA
+}
+
+// ---- 2. A length known only at run time into a table of fixed rows -------
+
+// The position embedding of a language model: `block_size` rows, read at
+// arange(T) with T the input's length. Nothing bounds T by block_size: a
+// prompt longer than the context is an illegal memory access.
+struct GptImpl : torch::nn::Module {
+  GptImpl(int64_t vocab, int64_t block_size, int64_t dim)
+      : block_size_(block_size) {
+    wte = register_module("wte", torch::nn::Embedding(vocab, dim));
+    wpe = register_module("wpe", torch::nn::Embedding(block_size, dim));
+  }
+  torch::Tensor forward(torch::Tensor idx) {
+    const int64_t T = idx.size(1);
+    auto pos = torch::arange(T, torch::kLong);
+    return wte(idx) + wpe(pos);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'idx' reaches Embedding 'wte' without a bounds check
+    // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: index 'pos' goes up to T - 1, a length known only at run time, but Embedding 'wpe' has block_size_ rows and nothing bounds T by them; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
+  }
+  int64_t block_size_;
+  torch::nn::Embedding wte{nullptr}, wpe{nullptr};
+};
+
+// The same with a config struct, and the length from sizes().
+struct Config {
+  int64_t vocab_size, block_size, n_embd;
+};
+struct ConfiguredImpl : torch::nn::Module {
+  explicit ConfiguredImpl(const Config &cfg) : cfg_(cfg) {
+    wpe = register_module(
+        "wpe", torch::nn::Embedding(torch::nn::EmbeddingOptions(
+                   cfg.block_size, cfg.n_embd)));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto pos = torch::arange(0, x.sizes()[1]);
+    return wpe(pos);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'pos' goes up to x.sizes()[1] - 1, a length known only at run time, but Embedding 'wpe' has cfg_.block_size rows and nothing bounds x.sizes()[1] by them
+  }
+  torch::Tensor guarded(torch::Tensor x) {
+    TORCH_CHECK(x.size(1) <= cfg_.block_size, "sequence too long");
+    return wpe(torch::arange(x.size(1)));
+  }
+  Config cfg_;
+  torch::nn::Embedding wpe{nullptr};
+};
+
+// A generation loop that keeps appending tokens: the model is called with a
+// sequence that grows past the context.
+struct TinyLmImpl : torch::nn::Module {
+  TinyLmImpl(int64_t block_size) : block_size_(block_size) {
+    wpe = register_module("wpe", torch::nn::Embedding(block_size, 16));
+  }
+  torch::Tensor forward(torch::Tensor idx) {
+    return wpe(torch::arange(idx.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(idx.size(1))' goes up to idx.size(1) - 1, a length known only at run time, but Embedding 'wpe' has block_size_ rows
+  }
+  torch::Tensor generate(torch::Tensor idx, int steps) {
+    for (int i = 0; i < steps; ++i) {
+      auto logits = forward(idx);
+      idx = torch::cat({idx, logits.argmax(-1)}, 1);
+    }
+    return idx;
+  }
+  int64_t block_size_;
+  torch::nn::Embedding wpe{nullptr};
+};
+
+// ---- 3. A shift past either end ------------------------------------------
+
+struct DiffusionImpl : torch::nn::Module {
+  explicit DiffusionImpl(int64_t T) : T_(T) {
+    alphas_ = register_buffer("alphas", torch::linspace(0.9, 0.1, T));
+    steps_ = register_buffer("steps", torch::zeros({T + 1}));
+  }
+  torch::Tensor shifted(int64_t batch) {
+    auto t = torch::randint(0, T_, {batch});
+    return alphas_.index_select(0, t - 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 't - 1' can be -1, outside [0, alphas_.size(0)) of index_select on 'alphas_'; an illegal memory access on CUDA
+  }
+  torch::Tensor pastTheEnd(int64_t batch) {
+    auto t = torch::randint(0, T_ + 2, {batch});
+    return steps_.index_select(0, t);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 't' can reach T_ + 1, outside [0, T_ + 1) of index_select on 'steps_'
+  }
+  // In range: t in [1, T + 1) into T + 1 rows, and t - 1 in [0, T).
+  torch::Tensor inRange(int64_t batch) {
+    auto t = torch::randint(1, T_ + 1, {batch});
+    return steps_.index_select(0, t) + alphas_.index_select(0, t - 1);
+  }
+  int64_t T_;
+  torch::Tensor alphas_, steps_;
+};
+
+// ---- 4. Sentinels written into the index ---------------------------------
+
+struct PaddedImpl : torch::nn::Module {
+  PaddedImpl(int64_t vocab) : vocab_(vocab) {
+    emb = register_module("emb", torch::nn::Embedding(vocab, 8));
+  }
+  torch::Tensor padNegative(int64_t n) {
+    auto ids = torch::full({n}, -1, torch::kLong);
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id -1 is out of range for an embedding with vocab_ rows
+  }
+  torch::Tensor padWithTheSize(int64_t n) {
+    auto ids = torch::full({n}, vocab_, torch::kLong);
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id {{.*}} is out of range for an embedding with vocab_ rows
+  }
+  torch::Tensor masked(torch::Tensor ids, torch::Tensor mask) {
+    ids.masked_fill_(mask, -100);
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id -100 is out of range for an embedding with vocab_ rows
+  }
+  int64_t vocab_;
+  torch::nn::Embedding emb{nullptr};
+};
+
+// A loss ignores its ignore_index (-100 unless the options say), not -1.
+torch::Tensor lossSentinels(torch::Tensor logits, torch::Tensor labels,
+                            torch::Tensor mask) {
+  auto ignored = labels.masked_fill(mask, -100);
+  auto a = F::cross_entropy(logits, ignored);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: target 'ignored' reaches cross_entropy without a bounds check
+  auto minusOne = labels.masked_fill(mask, -1);
+  auto b = F::cross_entropy(logits, minusOne);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: class id -1 is out of range for cross_entropy; a device-side assert on CUDA
+  auto c = F::cross_entropy(logits, minusOne,
+                            F::CrossEntropyFuncOptions().ignore_index(-1));
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-2]]:12: warning: target 'minusOne' reaches cross_entropy without a bounds check
+  return a + b + c;
+}
+
+// ---- 5. A bounds check that does not protect the use ---------------------
+
+torch::Tensor partialGuard(torch::nn::Embedding emb, torch::Tensor ids,
+                           bool strict) {
+  if (strict) {
+    TORCH_CHECK(ids.max().item<int64_t>() < 100);
+  }
+  return emb(ids);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the bounds check of index 'ids' does not protect this use in Embedding 'emb': it is not on every path to the use; an id outside [0, num_embeddings) is an illegal memory access on CUDA
   // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, emb->options.num_embeddings());{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  auto a = emb->forward(ids);{{$}}
-  auto b = impl.forward(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'impl' without a bounds check
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, impl.options.num_embeddings());{{$}}
+}
+
+// ---- 6. Data from outside the program -------------------------------------
+
+struct ReaderImpl : torch::nn::Module {
+  ReaderImpl() { emb = register_module("emb", torch::nn::Embedding(1000, 8)); }
+  torch::Tensor parsed(const std::vector<std::string> &tokens) {
+    std::vector<int64_t> values;
+    for (const std::string &tok : tokens)
+      values.push_back(std::stoll(tok));
+    auto ids = torch::tensor(values);
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' holds values from outside the program and reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA
+  }
+  torch::Tensor loaded(const std::string &path) {
+    torch::Tensor ids;
+    torch::load(ids, path);
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' holds values from outside the program
+  }
+  torch::Tensor parsedThenChecked(const std::vector<std::string> &tokens) {
+    std::vector<int64_t> values;
+    for (const std::string &tok : tokens)
+      values.push_back(std::stoll(tok));
+    auto ids = torch::tensor(values);
+    TORCH_CHECK(ids.max().item<int64_t>() < 1000);
+    return emb(ids);
+  }
+  torch::nn::Embedding emb{nullptr};
+};
+
+// ---- 7. Evidence a caller passes -----------------------------------------
+
+// The finding is at the caller that passes -1 (one finding for the op, in
+// both modes), with a note at the op.
+torch::Tensor lookup(torch::nn::Embedding emb, torch::Tensor ids) {
+  return emb(ids);
+}
+torch::Tensor callers(torch::nn::Embedding emb, torch::Tensor logits) {
+  auto a = lookup(emb, logits.argmax(1));
+  auto b = lookup(emb, torch::tensor({-1}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id -1 passed to 'lookup' is out of range for an embedding; an illegal memory access on CUDA
   return a + b;
 }
 
-torch::Tensor embedBag(torch::nn::EmbeddingBag bag, torch::Tensor ids,
-                       torch::Tensor offsets) {
-  return bag(ids, offsets);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: index 'ids' reaches EmbeddingBag 'bag' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, bag->options.num_embeddings());{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  return bag(ids, offsets);{{$}}
+// ===== Silent by default: no evidence =====================================
+
+// A parameter at a forward boundary: its values come from the caller, and
+// no caller in this file passes evidence.
+torch::Tensor fromParameter(torch::nn::Embedding emb, torch::Tensor ids) {
+  return emb(ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:10: warning: index 'ids' reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA
+  // CHECK-FIXES-PARAMS: {{^}}  TORCHTIDY_CHECK_INDEX(ids, emb->options.num_embeddings());{{$}}
 }
 
-torch::Tensor embedFunctions(torch::Tensor weight, torch::Tensor ids) {
-  auto a = torch::embedding(weight, ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches embedding of 'weight' without a bounds check; an id outside [0, weight.size(0)) is an illegal memory access on CUDA
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, weight.size(0));{{$}}
-  auto b = F::embedding(ids, weight);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches embedding of 'weight' without a bounds check
-  // F::detail::embedding takes the indices first too.
-  auto c = F::detail::embedding(ids, weight, {}, {}, 2.0, false, false);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches embedding of 'weight' without a bounds check
-  return a + b + c;
+torch::Tensor indexOps(torch::Tensor x, torch::Tensor ids, torch::Tensor src) {
+  auto a = x.index_select(1, ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches index_select on 'x' without a bounds check; an index outside [0, x.size(1)) is an illegal memory access on CUDA
+  auto b = x.gather(-1, ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches gather on 'x' without a bounds check; an index outside [0, x.size(-1))
+  auto c = x.take(ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches take on 'x' without a bounds check; an index outside [0, x.numel())
+  auto d = torch::take_along_dim(x, ids);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches take_along_dim on 'x' without a bounds check; an index outside [0, x.numel())
+  return a + b + c + d;
 }
 
-void indexOps(torch::Tensor x, torch::Tensor ids, torch::Tensor src) {
-  x.index_select(1, ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_select on 'x' without a bounds check; an index outside [0, x.size(1)) is an illegal memory access on CUDA
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, x.size(1));{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  x.index_select(1, ids);{{$}}
-  torch::index_select(x, 0, ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_select on 'x' without a bounds check; an index outside [0, x.size(0))
-  x.gather(-1, ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches gather on 'x' without a bounds check; an index outside [0, x.size(-1))
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, x.size(-1));{{$}}
-  x.scatter_(0, ids, src);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches scatter_ on 'x'
-  x.scatter_add_(0, ids, src);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches scatter_add_ on 'x'
-  x.index_add_(0, ids, src);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_add_ on 'x'
-  x.index_copy_(0, ids, src);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_copy_ on 'x'
-  x.index_fill_(0, ids, 1);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_fill_ on 'x'
-  x.index_put_({ids}, src);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches index_put_ on 'x' without a bounds check; an index outside [0, x.size(0))
-  x.take(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches take on 'x' without a bounds check; an index outside [0, x.numel())
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(ids, x.numel());{{$}}
-  x.take_along_dim(ids, 1);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches take_along_dim on 'x' without a bounds check; an index outside [0, x.size(1))
-  torch::take_along_dim(x, ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: index 'ids' reaches take_along_dim on 'x' without a bounds check; an index outside [0, x.numel())
+// Dataset targets into a loss, and the ids of a batch into an embedding.
+torch::Tensor trainStep(torch::nn::Embedding emb, torch::Tensor logits,
+                        torch::data::Example<> &batch) {
+  auto loss = F::nll_loss(logits, batch.target);
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:15: warning: target 'batch.target' reaches nll_loss without a bounds check; a class id outside [0, logits.size(1)) is a device-side assert on CUDA
+  return loss + emb(batch.data).sum();
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:17: warning: index 'batch.data' reaches Embedding 'emb' without a bounds check
 }
 
-torch::Tensor losses(torch::Tensor logits, torch::Tensor labels) {
-  auto a = F::nll_loss(logits, labels);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: target 'labels' reaches nll_loss without a bounds check; a class id outside [0, logits.size(1)) is a device-side assert on CUDA
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(labels, logits.size(1));{{$}}
-  auto b = F::cross_entropy(logits, labels);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: target 'labels' reaches cross_entropy without a bounds check
-  auto c = torch::nll_loss(logits, labels);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: target 'labels' reaches nll_loss without a bounds check
-  return a + b + c;
-}
+struct SilentImpl : torch::nn::Module {
+  SilentImpl() { emb = register_module("emb", torch::nn::Embedding(100, 8)); }
 
-// ---- Unsafe sources -------------------------------------------------------
-
-torch::Tensor load_ids(const std::string &path);
-torch::Tensor global_ids;
-
-struct ModelImpl : torch::nn::Module {
-  ModelImpl() { emb = register_module("emb", torch::nn::Embedding(1000, 16)); }
-
-  torch::Tensor fromMember() {
-    return emb(cached_);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'cached_' reaches Embedding 'emb' without a bounds check
-    // CHECK-FIXES: {{^}}    TORCHTIDY_CHECK_INDEX(cached_, emb->options.num_embeddings());{{$}}
-  }
-  torch::Tensor fromGlobal() {
-    return emb(global_ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'global_ids' reaches Embedding 'emb' without a bounds check
-  }
-  torch::Tensor fromLoader(const std::string &path) {
-    auto ids = load_ids(path);
-    return emb(ids.cuda());
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids.cuda()' reaches Embedding 'emb' without a bounds check
-    // CHECK-FIXES: {{^}}    TORCHTIDY_CHECK_INDEX(ids, emb->options.num_embeddings());{{$}}
-  }
-  torch::Tensor fromCallDirectly(const std::string &path) {
-    // The index is a call: the fix-it would evaluate it twice, so none.
-    return emb(load_ids(path));
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'load_ids(path)' reaches Embedding 'emb' without a bounds check
-  }
-  torch::Tensor fromBlob(int64_t *data) {
-    auto ids = torch::from_blob(data, {8}, torch::kLong);
-    return emb(ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-  }
-  torch::Tensor computed(torch::Tensor logits) {
-    // argmax is in range, argmax + 1 may not be.
-    auto ids = logits.argmax(1) + 1;
-    return emb(ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-  }
-  torch::Tensor fromLiteralVariables(int64_t a, int64_t b) {
-    return emb(torch::tensor({a, b}));
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::tensor({a, b})' reaches Embedding 'emb' without a bounds check
-  }
-  torch::Tensor fromContainer(const std::vector<torch::Tensor> &all) {
-    torch::Tensor sum;
-    for (const auto &ids : all)
-      sum = emb(ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-    return sum;
-  }
-  torch::Tensor oneBranchSafe(torch::Tensor logits, bool greedy) {
-    // Safe on one path only.
-    auto ids = greedy ? logits.argmax(1) : load_ids("x");
-    return emb(ids);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-  }
-
-  torch::nn::Embedding emb{nullptr};
-  torch::Tensor cached_;
-};
-
-template <typename Batch> void trainStep(torch::nn::Embedding emb, Batch &batch) {
-  emb(batch.data);
-}
-// The instantiation is analysed, the template as written is not; one
-// warning for the one instantiation.
-void trainSteps(torch::nn::Embedding emb, torch::data::Example<> batch) {
-  trainStep(emb, batch);
-}
-// CHECK-MESSAGES: :[[@LINE-7]]:3: warning: index 'batch.data' reaches Embedding 'emb' without a bounds check
-
-torch::Tensor batchTarget(torch::Tensor logits,
-                          torch::data::Example<> &batch) {
-  return F::cross_entropy(logits, batch.target);
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: target 'batch.target' reaches cross_entropy without a bounds check
-  // CHECK-FIXES: {{^}}  TORCHTIDY_CHECK_INDEX(batch.target, logits.size(1));{{$}}
-}
-
-// No fix-it where a statement cannot be inserted before the sink.
-torch::Tensor noBraces(torch::nn::Embedding emb, torch::Tensor ids, bool f) {
-  if (f)
-    return emb(ids);
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check
-  // CHECK-FIXES: {{^}}    return emb(ids);{{$}}
-  return {};
-}
-
-// ---- Safe sources: no warning ----------------------------------------------
-
-struct SafeImpl : torch::nn::Module {
+  // Producers: in range of what they index by construction.
   torch::Tensor producers(torch::Tensor logits, torch::Tensor probs) {
     auto a = emb(logits.argmax(1));
-    auto b = emb(torch::argmin(logits, 1));
     auto [values, top] = logits.topk(5);
-    auto c = emb(top);
-    auto d = emb(std::get<1>(logits.sort(1)));
-    auto e = emb(logits.argsort(1));
-    auto f = emb(logits.nonzero());
-    auto g = emb(torch::multinomial(probs, 4));
-    auto h = emb(torch::randperm(100));
-    auto i = emb(torch::randint(0, 100, {8}));
-    auto j = emb(torch::arange(100));
-    return a + b + c + d + e + f + g + h + i + j;
+    auto b = emb(top);
+    auto c = emb(std::get<1>(logits.sort(1)));
+    auto d = emb(logits.argsort(1));
+    auto e = emb(logits.nonzero());
+    auto f = emb(torch::multinomial(probs, 4));
+    auto g = emb(torch::randperm(100));
+    auto h = emb(torch::randint(0, 100, {8}));
+    auto i = emb(torch::arange(100));
+    return a + b + c + d + e + f + g + h + i;
   }
-  torch::Tensor bounded(torch::Tensor ids) {
-    auto a = emb(ids.clamp(0, 99));
-    auto b = emb(torch::clamp(ids, 0, 99));
-    auto c = emb(ids.remainder(100));
-    auto d = emb(torch::fmod(ids, 100));
-    auto e = emb(torch::tensor({0, 5, 99}));
-    auto best = ids.argmax(0);
-    auto kept = best.cuda().view({-1});
-    auto f = emb(kept);
-    return a + b + c + d + e + f;
+  // randperm(n) / arange(n) into a dim of size n.
+  torch::Tensor sameSize(torch::Tensor x) {
+    return x.index_select(0, torch::randperm(x.size(0))) +
+           x.index_select(1, torch::arange(x.size(1)));
   }
-  torch::Tensor reassignedSafe(torch::Tensor ids) {
-    ids = ids.clamp(0, 99);
+  // Value-preserving ops and sub-ranges of a safe index, also in a loop.
+  torch::Tensor kept(torch::Tensor logits, int64_t n) {
+    auto order = logits.argsort(0);
+    auto a = emb(order.slice(0, 0, 4));
+    auto b = emb(order.narrow(0, 1, 2).view({-1}).unsqueeze(0));
+    auto c = emb(order.split(2, 0).at(1));
+    auto d = emb(order.split_with_sizes({1, 3}, 0)[1].cuda());
+    torch::Tensor sum = a + b + c + d;
+    for (int64_t i = 0; i + 2 <= n; i += 2)
+      sum = sum + emb(order.narrow(0, i, 2));
+    return sum;
+  }
+  // Ids a helper makes: what its return gives.
+  torch::Tensor pick(torch::Tensor logits) { return logits.argmax(-1); }
+  torch::Tensor fromHelper(torch::Tensor logits) {
+    auto ids = pick(logits);
     return emb(ids);
   }
-  torch::Tensor clampedInPlace(torch::Tensor ids) {
-    ids.clamp_(0, 99);
-    return emb(ids);
+  // A table sized from the same data, and bounded values.
+  torch::Tensor sizedFromData(torch::Tensor ids) {
+    torch::nn::Embedding users(ids.max().item<int64_t>() + 1, 4);
+    return users(ids) + emb(ids.clamp(0, 99)) + emb(ids.remainder(100));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'users' without a bounds check
   }
-  torch::Tensor captured(torch::Tensor ids) {
-    // The lambda's own CFG has no guard, and its capture is not analysed.
-    auto f = [&] { return emb(ids); };
-    return f();
+  // Arithmetic on an index whose range is not known: no evidence either way.
+  torch::Tensor offsets(torch::Tensor ids, torch::Tensor field_offsets) {
+    return emb(ids + field_offsets);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids + field_offsets' reaches Embedding 'emb' without a bounds check
   }
-  void notIndexOps(torch::Tensor x, torch::Tensor ids) {
-    // Look-alikes: not LibTorch's ops, or not an index argument.
-    x.index_select(0, x.argmax(0));
-    lin(ids);
-    x.mul(ids);
+  // A lookup with a fallback id.
+  torch::Tensor vocabulary(const std::vector<std::string> &words,
+                           const std::map<std::string, int64_t> &vocab) {
+    std::vector<int64_t> ids;
+    for (const std::string &w : words) {
+      auto it = vocab.find(w);
+      ids.push_back(it == vocab.end() ? 0 : it->second);
+    }
+    return emb(torch::tensor(ids));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'torch::tensor(ids)' reaches Embedding 'emb' without a bounds check
   }
-
+  // A crop of the input to the table's size relates the two.
+  torch::Tensor cropped(torch::Tensor x) {
+    x = x.index({Slice(), Slice(-100)});
+    return emb(torch::arange(x.size(1)));
+  }
+  torch::Tensor capped(torch::Tensor x) {
+    const int64_t T = std::min<int64_t>(x.size(1), 100);
+    return emb(torch::arange(T));
+  }
   torch::nn::Embedding emb{nullptr};
-  torch::nn::Linear lin{nullptr};
 };
 
 // A user class with an index_select method is not LibTorch's.

@@ -2,7 +2,7 @@
 // own line, also when its fix-it inserts an #include far above it (clang's
 // printer numbered the snippet from the include's line: `2 |` under
 // model.cpp:37:12 in the demo; tools/driver/SnippetWindow.h).
-// RUN: %torch_tidy --checks='-*,libtorch-unchecked-index' %s -- -std=c++17 %mock_torch 2>/dev/null \
+// RUN: %torch_tidy --checks='-*,libtorch-unchecked-index' -config="{CheckOptions: {libtorch-unchecked-index.ReportParameters: true}}" %s -- -std=c++17 %mock_torch 2>/dev/null \
 // RUN:   | FileCheck %s --strict-whitespace --implicit-check-not='{{warning|error}}:'
 
 #include <torch/torch.h>

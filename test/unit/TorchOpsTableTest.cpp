@@ -66,7 +66,8 @@ protected:
     if (!llvm::sys::fs::exists(Header))
       return;
     AST = tooling::buildASTFromCodeWithArgs(
-              "#include <torch/torch.h>\n",
+              "#include <torch/torch.h>\n#include <cstdio>\n"
+              "#include <cstdlib>\n#include <fstream>\n",
               {"-std=c++17", "-isystem", TorchApiInclude, "-w"}, "table.cpp")
               .release();
     if (!AST || AST->getDiagnostics().hasErrorOccurred())
@@ -99,7 +100,8 @@ protected:
 };
 
 const unsigned EachForm[] = {op::Method,  op::Aten,       op::Functional,
-                             op::Options, op::ModuleBase, op::Std};
+                             op::Options, op::ModuleBase, op::Std,
+                             op::Global};
 
 std::string formName(unsigned F) {
   switch (F) {
@@ -115,6 +117,8 @@ std::string formName(unsigned F) {
     return "ModuleBase";
   case op::Std:
     return "Std";
+  case op::Global:
+    return "Global";
   default:
     return "?";
   }

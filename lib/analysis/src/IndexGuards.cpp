@@ -17,6 +17,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace torchtidy {
@@ -859,6 +861,71 @@ const Stmt *IndexGuardFinder::findGuard(const IndexVar &V, const Stmt *Use) {
 bool IndexGuardFinder::guardsParameter(unsigned Index) {
   return valid() && P->guardsParameter(Index);
 }
+
+std::vector<const Expr *> IndexGuardFinder::definitionsOf(const ValueDecl *D) {
+  std::vector<const Expr *> Out;
+  if (!valid())
+    return Out;
+  P->buildEvents();
+  auto It = P->Definitions.find(D);
+  if (It != P->Definitions.end())
+    for (const auto &[Value, At] : It->second)
+      Out.push_back(Value);
+  return Out;
+}
+
+std::vector<const Stmt *> IndexGuardFinder::writesOf(const IndexVar &V) {
+  std::vector<const Stmt *> Out;
+  if (!valid())
+    return Out;
+  P->buildEvents();
+  for (const auto &[Block, List] : P->Events)
+    for (const Event &E : List)
+      if (E.K == Event::Write && V.isChangedBy(E.Var))
+        Out.push_back(E.S);
+  return Out;
+}
+
+std::vector<const Stmt *> IndexGuardFinder::rangeTestsOf(const IndexVar &V) {
+  std::vector<const Stmt *> Out;
+  if (!valid())
+    return Out;
+  P->buildEvents();
+  for (const auto &[Block, List] : P->Events)
+    for (const Event &E : List)
+      if (E.K == Event::Guard && E.Var == V)
+        Out.push_back(E.S);
+  for (const BranchGuard &BG : P->Branches)
+    if (BG.Var == V && llvm::find(Out, BG.Condition) == Out.end())
+      Out.push_back(BG.Condition);
+  // TORCH_CHECK(cond) is a branch on cond whose other side ends the
+  // program; a condition of any block that tests V counts too.
+  for (const CFGBlock *B : *P->Cfg) {
+    if (!B)
+      continue;
+    const Stmt *Cond = B->getTerminatorCondition();
+    if (!Cond || llvm::find(Out, Cond) != Out.end())
+      continue;
+    llvm::SmallVector<IndexVar, 2> Vars;
+    collectRangeTests(Cond, Vars);
+    if (llvm::is_contained(Vars, V))
+      Out.push_back(Cond);
+  }
+  std::sort(Out.begin(), Out.end(), [](const Stmt *A, const Stmt *B) {
+    return A->getBeginLoc().getRawEncoding() <
+           B->getBeginLoc().getRawEncoding();
+  });
+  return Out;
+}
+
+bool IndexGuardFinder::dominates(const Stmt *A, const Stmt *B) {
+  if (!valid())
+    return false;
+  Point PA = P->pointOf(A), PB = P->pointOf(B);
+  return PA && PB && P->dominates(PA, PB);
+}
+
+const FunctionDecl *IndexGuardFinder::function() const { return P->FD; }
 
 //===----------------------------------------------------------------------===//
 // IndexGuardAnalysis

@@ -142,8 +142,13 @@ op::Form formOf(const FunctionDecl *FD) {
       return ModuleBase;
     return AnyMember;
   }
-  if (!isTorchFunction(FD))
-    return FD->isInStdNamespace() ? Std : NoForm;
+  if (!isTorchFunction(FD)) {
+    if (FD->isInStdNamespace())
+      return Std;
+    return FD->getDeclContext()->getRedeclContext()->isTranslationUnit()
+               ? Global
+               : NoForm;
+  }
   return inFunctionalNamespace(FD) ? Functional : Aten;
 }
 

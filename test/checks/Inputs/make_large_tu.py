@@ -2,7 +2,7 @@
 """make_large_tu.py LINES: prints a translation unit of about LINES lines on
 the mock LibTorch headers, made of blocks of 26 lines. Each block holds a
 module with an unregistered buffer and an unregistered submodule, a function
-with an unchecked index, one with a CPU index into a CUDA tensor, and a
+with a negative literal index, one with a CPU index into a CUDA tensor, and a
 dataset that moves its data to CUDA in get(): one finding of each libtorch
 check per block, and code that must stay silent around them."""
 import sys
@@ -20,7 +20,7 @@ struct Block{n}Impl : torch::nn::Module {{
 torch::Tensor pick{n}(torch::Tensor x, torch::Tensor ids) {{
   auto checked = ids.clamp(0, x.size(0) - 1);
   auto y = x.index_select(0, checked);
-  return y + x.index_select(0, ids);
+  return y + x.index_select(0, torch::tensor({{-1}}));
 }}
 void place{n}() {{
   auto x = torch::zeros({{8}}, torch::kCUDA);

@@ -145,6 +145,24 @@ public:
   /// Every normal return of the function is guarded on parameter \p Index.
   bool guardsParameter(unsigned Index);
 
+  /// The values given to the local (or parameter) \p D in this function:
+  /// its initialiser and the right-hand sides of plain assignments.
+  std::vector<const clang::Expr *> definitionsOf(const clang::ValueDecl *D);
+
+  /// The statements that write \p V: assignments, in-place ops, and
+  /// non-const references passed to functions outside LibTorch.
+  std::vector<const clang::Stmt *> writesOf(const IndexVar &V);
+
+  /// The statements that test \p V's range (guards, and the conditions of
+  /// branches on it), whether or not they dominate a use.
+  std::vector<const clang::Stmt *> rangeTestsOf(const IndexVar &V);
+
+  /// \p A is evaluated before \p B on every path to B.
+  bool dominates(const clang::Stmt *A, const clang::Stmt *B);
+
+  /// The function analysed.
+  const clang::FunctionDecl *function() const;
+
   struct Impl;
 
 private:

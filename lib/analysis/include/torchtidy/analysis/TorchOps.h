@@ -35,6 +35,7 @@ enum Form : unsigned {
   ModuleBase = 1u << 4, ///< torch::nn::Module member
   AnyMember = 1u << 5,  ///< member of any other class
   Std = 1u << 6,        ///< free function of namespace std
+  Global = 1u << 7,     ///< free function of the global namespace (C)
 };
 
 /// What an op does, as far as the analyses care. One op has several.
@@ -83,6 +84,24 @@ enum Fact : uint64_t {
   MakesShared = 1ull << 32,   ///< std::make_shared<T>(...): a new object
   PassesThrough = 1ull << 33, ///< std::move / std::forward: the same value
   TupleElement = 1ull << 34,  ///< std::get<I>(tuple)
+  StdMin = 1ull << 35,        ///< std::min(a, b)
+  StdMax = 1ull << 36,        ///< std::max(a, b)
+  // Sizes and the ranges of index values.
+  SizeOfDim = 1ull << 37,      ///< x.size(d), torch::size(x, d)
+  SizesList = 1ull << 38,      ///< x.sizes(): one size per dim
+  IntervalArange = 1ull << 39, ///< arange(end) / arange(start, end[, step])
+  IntervalRandint =
+      1ull << 40, ///< randint(high, ...) / randint(low, high, ...)
+  IntervalRandperm = 1ull << 41, ///< randperm(n): a permutation of [0, n)
+  FillsValue = 1ull << 42,  ///< full / full_like / fill_ / masked_fill: a value
+  Slices = 1ull << 43,      ///< slice / narrow / chunk / split: a sub-range
+  ElementWise = 1ull << 44, ///< same shape as its tensor input
+  // Data from outside the program.
+  ParsesInteger =
+      1ull << 45,           ///< std::stoi / atoi / strtol...: text to a number
+  ReadsBytes = 1ull << 46,  ///< istream::read / fread: bytes into a buffer
+  LoadsTensor = 1ull << 47, ///< torch::load / pickle_load: a tensor from a file
+  ExtractsValue = 1ull << 48, ///< item / item<T>: a tensor's value on the host
 };
 
 /// Registration calls of torch::nn::Module.
@@ -108,7 +127,7 @@ inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, uint64_t F) {
 }
 
 /// The form of \p FD: op::Method, Aten, Functional, Options, ModuleBase,
-/// AnyMember, Std, or NoForm for another free function.
+/// AnyMember, Std, Global, or NoForm for another free function.
 op::Form formOf(const clang::FunctionDecl *FD);
 
 /// The facts of what \p Call calls (NoFact for an unnamed callee).

@@ -58,6 +58,8 @@ public:
   ArrayRef(std::initializer_list<T>) {}
   ArrayRef(const std::vector<T> &) {}
   ArrayRef(const T &) {}
+  const T &operator[](size_t i) const;
+  size_t size() const;
 };
 using IntArrayRef = ArrayRef<int64_t>;
 } // namespace c10
@@ -106,11 +108,24 @@ public:
   TensorOptions dtype(c10::ScalarType) const { return *this; }
   TensorOptions requires_grad(bool = true) const { return *this; }
 };
+class Tensor;
+namespace indexing {
+struct Slice {
+  Slice(c10::optional<int64_t> start = {}, c10::optional<int64_t> stop = {},
+        c10::optional<int64_t> step = {});
+};
+struct TensorIndex {
+  TensorIndex(Slice);
+  TensorIndex(const Tensor &);
+  TensorIndex(int64_t);
+};
+} // namespace indexing
 class TensorBase {
 public:
   int64_t dim() const;
   int64_t numel() const;
   int64_t size(int64_t dim) const;
+  IntArrayRef sizes() const;
   bool defined() const;
   c10::Device device() const;
   bool is_cuda() const;
@@ -185,6 +200,21 @@ public:
   Tensor take(const Tensor &index) const;
   Tensor take_along_dim(const Tensor &indices, c10::optional<int64_t> dim = {}) const;
   Tensor index(std::initializer_list<Tensor> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  // Sub-ranges and fills.
+  Tensor slice(int64_t dim = 0, c10::optional<int64_t> start = {},
+               c10::optional<int64_t> end = {}, int64_t step = 1) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes,
+                                       int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor &fill_(const Scalar &value);
+  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
+  Tensor &masked_fill_(const Tensor &mask, const Scalar &value);
+  Tensor cumprod(int64_t dim) const;
+  Tensor operator-(const Scalar &) const;
   Tensor operator[](int64_t) const;
   Tensor operator[](const Tensor &) const;
   template <typename T> T item() const;
@@ -212,6 +242,11 @@ Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor ones(IntArrayRef size, TensorOptions options = {});
 Tensor empty(IntArrayRef size, TensorOptions options = {});
 Tensor full(IntArrayRef size, const Scalar &value, TensorOptions options = {});
+Tensor full_like(const Tensor &self, const Scalar &value,
+                 TensorOptions options = {});
+Tensor linspace(const Scalar &start, const Scalar &end, int64_t steps,
+                TensorOptions options = {});
+Tensor cumprod(const Tensor &self, int64_t dim);
 Tensor rand(IntArrayRef size, TensorOptions options = {});
 Tensor randn(IntArrayRef size, TensorOptions options = {});
 Tensor randint(int64_t high, IntArrayRef size, TensorOptions options = {});
@@ -221,6 +256,7 @@ Tensor randperm(int64_t n, TensorOptions options = {});
 Tensor arange(const Scalar &end, TensorOptions options = {});
 Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options = {});
 Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = {});
+Tensor tensor(const std::vector<int64_t> &values, TensorOptions options = {});
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
 Tensor scalar_tensor(const Scalar &s, TensorOptions options = {});
 Tensor zeros_like(const Tensor &self, TensorOptions options = {});
@@ -272,6 +308,8 @@ constexpr auto kFloat = c10::ScalarType::Float;
 constexpr auto kBool = c10::ScalarType::Bool;
 inline TensorOptions dtype(c10::ScalarType t) { return TensorOptions(t); }
 inline TensorOptions device(c10::Device d) { return TensorOptions(d); }
+// torch/serialize.h
+template <typename Value> void load(Value &value, const std::string &path);
 namespace autograd {
 using Variable = at::Tensor;
 }
@@ -471,9 +509,11 @@ struct EmbeddingBagFuncOptions {
 };
 struct NLLLossFuncOptions {
   NLLLossFuncOptions() = default;
+  NLLLossFuncOptions &ignore_index(int64_t v) { return *this; }
 };
 struct CrossEntropyFuncOptions {
   CrossEntropyFuncOptions() = default;
+  CrossEntropyFuncOptions &ignore_index(int64_t v) { return *this; }
 };
 namespace detail {
 // Indices first, as F::embedding takes them (not ATen's weight first).

@@ -1,0 +1,101 @@
+//===--- SourceText.cpp - Code as messages and fix-its quote it -----------===//
+
+#include "SourceText.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::libtorch {
+
+std::string withoutComments(llvm::StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  bool PendingSpace = false;
+  auto Emit = [&](char C) {
+    if (PendingSpace && !Out.empty())
+      Out += ' ';
+    PendingSpace = false;
+    Out += C;
+  };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    // String and character literals are copied whole.
+    if (C == '"' || C == '\'') {
+      char Quote = C;
+      Emit(C);
+      for (++I; I < Text.size(); ++I) {
+        Out += Text[I];
+        if (Text[I] == '\\' && I + 1 < Text.size()) {
+          Out += Text[++I];
+          continue;
+        }
+        if (Text[I] == Quote)
+          break;
+      }
+      continue;
+    }
+    if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '/') {
+      while (I < Text.size() && Text[I] != '\n')
+        ++I;
+      PendingSpace = true;
+      continue;
+    }
+    if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '*') {
+      size_t End = Text.find("*/", I + 2);
+      I = End == llvm::StringRef::npos ? Text.size() : End + 1;
+      PendingSpace = true;
+      continue;
+    }
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+        C == '\v') {
+      PendingSpace = true;
+      continue;
+    }
+    // No space left inside brackets where a comment was: `f(/*x=*/1)`.
+    if (PendingSpace && !Out.empty() &&
+        (Out.back() == '(' || Out.back() == '[' || C == ')' || C == ']' ||
+         C == ','))
+      PendingSpace = false;
+    Emit(C);
+  }
+  return Out;
+}
+
+std::string quotedText(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return "";
+  return withoutComments(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()));
+}
+
+bool needsParensForMember(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+    if (Ctor->getNumArgs() == 1 && Ctor->getConstructor() &&
+        Ctor->getConstructor()->isCopyOrMoveConstructor())
+      E = Ctor->getArg(0)->IgnoreImplicit();
+  if (isa<DeclRefExpr, MemberExpr, ParenExpr, IntegerLiteral, CXXThisExpr,
+          ArraySubscriptExpr, StringLiteral>(E))
+    return false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    OverloadedOperatorKind K = Op->getOperator();
+    return K != OO_Subscript && K != OO_Call && K != OO_Arrow;
+  }
+  return !isa<CallExpr>(E);
+}
+
+std::string receiverText(const Expr *E, const ASTContext &Ctx) {
+  std::string Text = quotedText(E, Ctx);
+  if (Text.empty() || !needsParensForMember(E))
+    return Text;
+  return "(" + Text + ")";
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,36 @@
+//===--- SourceText.h - Code as messages and fix-its quote it ---*- C++ -*-===//
+//
+// Where a diagnostic or a fix-it repeats the user's code: the text of an
+// expression without its comments (`f(x, /*dim=*/1)` is quoted `f(x, 1)`),
+// and with parentheses where a member access follows it (`(a * b).size(0)`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_CHECKS_SOURCETEXT_H
+#define TORCHTIDY_CHECKS_SOURCETEXT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+#include <string>
+
+namespace clang::tidy::libtorch {
+
+/// The text of \p E as written, its comments removed and its whitespace
+/// runs made single spaces; "" when it has no file range (a macro body).
+std::string quotedText(const Expr *E, const ASTContext &Ctx);
+
+/// \p Text with comments removed and whitespace runs made single spaces
+/// (string and character literals kept as they are).
+std::string withoutComments(llvm::StringRef Text);
+
+/// \p E, quoted, ready to have `.member` appended: in parentheses unless it
+/// is a name, a call, a subscript or already parenthesised.
+std::string receiverText(const Expr *E, const ASTContext &Ctx);
+
+/// \p E needs parentheses before a `.member` access.
+bool needsParensForMember(const Expr *E);
+
+} // namespace clang::tidy::libtorch
+
+#endif

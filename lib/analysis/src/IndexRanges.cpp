@@ -1,0 +1,1674 @@
+//===--- IndexRanges.cpp - Can an index leave its table? ------------------===//
+
+#include "torchtidy/analysis/IndexRanges.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Registration.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace torchtidy {
+
+//===----------------------------------------------------------------------===//
+// Quantities and ranges
+//===----------------------------------------------------------------------===//
+
+bool Quantity::sameBase(const Quantity &O) const {
+  if (K != O.K)
+    return false;
+  switch (K) {
+  case Unknown:
+    return false;
+  case Constant:
+    return true;
+  case Named:
+    return Base == O.Base && Field == O.Field;
+  case Runtime:
+    return Base == O.Base && Field == O.Field && Dim == O.Dim &&
+           Container == O.Container;
+  }
+  return false;
+}
+
+/// Lo of a join: the smaller, when the two can be compared.
+static Quantity lower(const Quantity &A, const Quantity &B) {
+  if (A.sameBase(B))
+    return A.Offset <= B.Offset ? A : B;
+  return {};
+}
+
+/// Hi of a join: the larger, when the two can be compared.
+static Quantity upper(const Quantity &A, const Quantity &B) {
+  if (A.sameBase(B))
+    return A.Offset >= B.Offset ? A : B;
+  return {};
+}
+
+void IndexRange::join(const IndexRange &O) {
+  Produced |= O.Produced;
+  Opaque |= O.Opaque;
+  if (O.HasInterval) {
+    if (!HasInterval) {
+      HasInterval = true;
+      Lo = O.Lo;
+      Hi = O.Hi;
+      Interval = O.Interval;
+    } else {
+      Lo = lower(Lo, O.Lo);
+      Hi = upper(Hi, O.Hi);
+    }
+  }
+  for (const auto &V : O.Values)
+    Values.push_back(V);
+  Sentinel |= O.Sentinel;
+  if (!External && O.External) {
+    External = O.External;
+    How = O.How;
+  }
+}
+
+namespace {
+
+/// Looks through what only wraps a value: parens, implicit and explicit
+/// casts, temporaries, cleanups, copies and converting constructors
+/// (an integer to a c10::Scalar).
+const Expr *peel(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    const Expr *Next = E->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(Next))
+      Next = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = BT->getSubExpr();
+    else if (const auto *CE = dyn_cast<CastExpr>(Next))
+      Next = CE->getSubExpr();
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
+      if (Ctor->getNumArgs() >= 1 && Ctor->getConstructor() &&
+          (Ctor->getConstructor()->isCopyOrMoveConstructor() ||
+           (Ctor->getNumArgs() == 1 &&
+            Ctor->getConstructor()->isConvertingConstructor(false))))
+        Next = Ctor->getArg(0);
+    }
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+const Expr *peel(const Expr *E);
+
+bool evaluateInt(const Expr *E, const ASTContext &Ctx, int64_t &Out) {
+  E = peel(E);
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return false;
+  if (!E->getType()->isIntegralOrEnumerationType() &&
+      !E->getType()->isRealFloatingType())
+    return false;
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    if (!E->EvaluateAsInt(R, Ctx))
+      return false;
+    Out = R.Val.getInt().getExtValue();
+    return true;
+  }
+  return false;
+}
+
+/// The arguments of \p Call as the free function numbers them (self = 0).
+const Expr *argAt(const CallExpr *Call, unsigned FreeIndex) {
+  unsigned Index = FreeIndex;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (FreeIndex == 0)
+      return MC->getImplicitObjectArgument();
+    Index -= 1;
+  } else if (isa<CXXOperatorCallExpr>(Call) &&
+             isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee())) {
+    // An operator method's object is argument 0 already.
+  }
+  if (Index >= Call->getNumArgs() ||
+      isa<CXXDefaultArgExpr>(Call->getArg(Index)))
+    return nullptr;
+  return Call->getArg(Index);
+}
+
+/// The written arguments of a call, its object first for a method.
+unsigned writtenArgs(const CallExpr *Call) {
+  unsigned N = isa<CXXMemberCallExpr>(Call) ? 1 : 0;
+  for (const Expr *A : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      ++N;
+  return N;
+}
+
+/// The elements of `{a, b}` passed as a braced list, else empty.
+llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
+  llvm::SmallVector<const Expr *, 4> Out;
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      if (Ctor->getNumArgs() == 1) {
+        E = Ctor->getArg(0);
+        continue;
+      }
+      // ArrayRef(begin, end) or the like: not a written list.
+      break;
+    }
+    if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = Std->getSubExpr();
+      continue;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+      for (const Expr *Init : IL->inits())
+        Out.push_back(Init);
+      return Out;
+    }
+    break;
+  }
+  return Out;
+}
+
+bool isStdContainer(QualType T) {
+  return !getContainerElementType(T.getNonReferenceType()).isNull();
+}
+
+/// `(Base, Field)` of a named value written as \p E: `n`, `this->n_`,
+/// `cfg.n`, `this->cfg_.n`.
+std::optional<std::pair<const ValueDecl *, const FieldDecl *>>
+namedValue(const Expr *E) {
+  E = peel(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (isa<VarDecl>(DRE->getDecl()) || isa<BindingDecl>(DRE->getDecl()))
+      return std::make_pair(DRE->getDecl(), nullptr);
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME)
+    return std::nullopt;
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field)
+    return std::nullopt;
+  const Expr *Base = peel(ME->getBase());
+  if (isa<CXXThisExpr>(Base))
+    return std::make_pair(nullptr, Field);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
+    if (isa<VarDecl>(DRE->getDecl()))
+      return std::make_pair(DRE->getDecl(), Field);
+  if (const auto *Inner = dyn_cast<MemberExpr>(Base))
+    if (isa<CXXThisExpr>(peel(Inner->getBase())))
+      if (const auto *Outer = dyn_cast<FieldDecl>(Inner->getMemberDecl()))
+        return std::make_pair(Outer, Field);
+  return std::nullopt;
+}
+
+const FunctionDecl *definitionOf(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isDependentContext() ||
+      !isUserDecl(Def))
+    return nullptr;
+  return Def;
+}
+
+/// A call that copies a sub-range of a tensor: slice, narrow, chunk...,
+/// and `x.index({Slice(...), ...})`.
+bool isCropCall(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(peel(E));
+  if (!Call)
+    return false;
+  uint64_t Facts = callFacts(Call);
+  if (Facts & op::Slices)
+    return true;
+  // Tensor::index with a Slice among its indices.
+  if (formOf(Call->getDirectCallee()) == op::Method &&
+      Call->getDirectCallee()->getName() == "index")
+    for (const Expr *Part : listElements(argAt(Call, 1))) {
+      bool IsSlice = false;
+      forEachOwnStmt(Part, [&](const Stmt *S) {
+        if (const auto *E = dyn_cast<Expr>(S))
+          if (const auto *RD =
+                  E->getType().getNonReferenceType()->getAsCXXRecordDecl())
+            if (RD->getIdentifier() && RD->getName() == "Slice")
+              IsSlice = true;
+      });
+      if (IsSlice)
+        return true;
+    }
+  return false;
+}
+
+} // namespace
+
+static std::string withOffset(std::string Text, int64_t Offset) {
+  if (Offset > 0)
+    Text += " + " + std::to_string(Offset);
+  else if (Offset < 0)
+    Text += " - " + std::to_string(-Offset);
+  return Text;
+}
+
+static std::string nameOf(const ValueDecl *D) {
+  const auto *ND = dyn_cast_or_null<NamedDecl>(D);
+  return ND ? ND->getNameAsString() : std::string("?");
+}
+
+std::string describeQuantity(const Quantity &Q, const ASTContext &Ctx,
+                             int64_t Delta) {
+  switch (Q.K) {
+  case Quantity::Unknown:
+    return "?";
+  case Quantity::Constant:
+    return std::to_string(Q.Offset + Delta);
+  case Quantity::Named: {
+    std::string Name = Q.Field && Q.Base
+                           ? nameOf(Q.Base) + "." + nameOf(Q.Field)
+                       : Q.Field ? nameOf(Q.Field)
+                                 : nameOf(Q.Base);
+    return withOffset(Name, Q.Offset + Delta);
+  }
+  case Quantity::Runtime:
+    break;
+  }
+  if (Q.Origin) {
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Q.Origin->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (Range.isValid()) {
+      std::string Text =
+          Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts())
+              .trim()
+              .str();
+      if (!Text.empty())
+        return withOffset(Text, Delta);
+    }
+  }
+  std::string Name = Q.Field && Q.Base ? nameOf(Q.Base) + "." + nameOf(Q.Field)
+                     : Q.Field         ? nameOf(Q.Field)
+                                       : nameOf(Q.Base);
+  Name += Q.Container ? ".size()" : ".size(" + std::to_string(Q.Dim) + ")";
+  return withOffset(Name, Q.Offset + Delta);
+}
+
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+
+struct IndexRangeAnalysis::Impl {
+  ASTContext &Ctx;
+  IndexGuardAnalysis &Guards;
+  unsigned Depth = 0;
+
+  /// Per class: constructor parameters (and fields of them) as the members
+  /// they initialise. The key's field is null for the parameter itself;
+  /// a member whose value is the whole parameter (a config struct) maps the
+  /// parameter to that member with a null field.
+  struct Aliases {
+    llvm::DenseMap<std::pair<const ValueDecl *, const FieldDecl *>, Quantity>
+        Values;
+    llvm::DenseMap<const ValueDecl *, const FieldDecl *> Structs;
+  };
+  llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<Aliases>> ClassAliases;
+
+  /// Who calls each function of the TU: (caller, call, first argument's
+  /// position in the call).
+  struct CallSite {
+    const FunctionDecl *Caller;
+    const CallExpr *Call;
+    unsigned FirstArg;
+  };
+  std::optional<
+      llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<CallSite, 2>>>
+      Callers;
+
+  Impl(ASTContext &Ctx, IndexGuardAnalysis &Guards)
+      : Ctx(Ctx), Guards(Guards) {}
+
+  struct DepthGuard {
+    unsigned &D;
+    explicit DepthGuard(unsigned &D) : D(D) { ++D; }
+    ~DepthGuard() { --D; }
+  };
+
+  //--- Quantities --------------------------------------------------------
+
+  Quantity named(const ValueDecl *Base, const FieldDecl *Field,
+                 const Expr *At) {
+    Quantity Q;
+    Q.K = Quantity::Named;
+    Q.Base = Base;
+    Q.Field = Field;
+    Q.Origin = At;
+    return Q;
+  }
+
+  Quantity runtime(const ValueDecl *Base, const FieldDecl *Field, int64_t Dim,
+                   bool Container, const Expr *At) {
+    Quantity Q;
+    Q.K = Quantity::Runtime;
+    Q.Base = Base;
+    Q.Field = Field;
+    Q.Dim = Dim;
+    Q.Container = Container;
+    Q.Origin = At;
+    return Q;
+  }
+
+  /// The single value of local \p VD, if it is given once (its
+  /// initialiser) and never written again.
+  const Expr *singleDefinition(const FunctionDecl *FD, const VarDecl *VD) {
+    if (!VD->isLocalVarDecl())
+      return nullptr;
+    IndexGuardFinder &F = Guards.finder(FD);
+    std::vector<const Expr *> Defs = F.definitionsOf(VD);
+    if (Defs.size() != 1)
+      return nullptr;
+    // The declaration is one write; anything else changes it.
+    if (F.writesOf(IndexVar{VD, nullptr}).size() > 1)
+      return nullptr;
+    return Defs.front();
+  }
+
+  Quantity quantityOf(const FunctionDecl *FD, const Expr *E) {
+    if (!E || Depth > limits::OriginDepth)
+      return {};
+    DepthGuard G(Depth);
+    const Expr *Written = E;
+    E = peel(E);
+    int64_t V = 0;
+    if (evaluateInt(E, Ctx, V))
+      return Quantity::constant(V, Written);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+        int64_t C = 0;
+        if (evaluateInt(BO->getRHS(), Ctx, C)) {
+          Quantity Q = quantityOf(FD, BO->getLHS());
+          if (Q.known())
+            Q.Offset += BO->getOpcode() == BO_Add ? C : -C;
+          Q.Origin = Written;
+          return Q;
+        }
+        if (BO->getOpcode() == BO_Add && evaluateInt(BO->getLHS(), Ctx, C)) {
+          Quantity Q = quantityOf(FD, BO->getRHS());
+          if (Q.known())
+            Q.Offset += C;
+          Q.Origin = Written;
+          return Q;
+        }
+      }
+      return {};
+    }
+    if (const auto Named = namedValue(E)) {
+      const auto [Base, Field] = *Named;
+      if (!Field) {
+        const auto *VD = dyn_cast<VarDecl>(Base);
+        if (VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage())
+          if (const Expr *Def = singleDefinition(FD, VD)) {
+            Quantity Q = quantityOf(FD, Def);
+            if (Q.known()) {
+              // Shown as the code names it here: `T`, not `x.size(1)`.
+              Q.Origin = Written;
+              return Q;
+            }
+          }
+        return named(Base, nullptr, Written);
+      }
+      // `cfg.n` with cfg a local copy of (or a reference to) a parameter
+      // or a member: the field of that.
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(Base);
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+        if (const Expr *Def = singleDefinition(FD, VD))
+          if (auto Src = namedValue(Def)) {
+            if (!Src->second)
+              return named(Src->first, Field, Written);
+            if (!Src->first)
+              return named(Src->second, Field, Written);
+          }
+      return named(Base, Field, Written);
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return {};
+    const uint64_t Facts = callFacts(Call);
+    if ((Facts & (op::StdMin | op::StdMax)) && Call->getNumArgs() == 2) {
+      Quantity A = quantityOf(FD, Call->getArg(0));
+      Quantity B = quantityOf(FD, Call->getArg(1));
+      if (Facts & op::StdMax)
+        return {}; // a lower bound says nothing of the end
+      // min(a, b) is capped by both: keep the first, note the second.
+      Quantity Q = A.known() ? A : B;
+      if (A.known() && B.known())
+        Q.CappedBy.push_back(B);
+      Q.Origin = Written;
+      return Q;
+    }
+    if (Facts & op::SizeOfDim)
+      return sizeQuantity(FD, Call, Written);
+    // x.sizes()[d]
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+        if (const auto *Sizes = dyn_cast<CallExpr>(peel(Op->getArg(0))))
+          if (callFacts(Sizes) & op::SizesList) {
+            int64_t Dim = 0;
+            if (evaluateInt(Op->getArg(1), Ctx, Dim))
+              return tensorDim(FD, argAt(Sizes, 0), Dim, Written);
+          }
+    // v.size() of a standard container.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() && MD->getName() == "size" &&
+          MC->getNumArgs() == 0 &&
+          isStdContainer(MC->getImplicitObjectArgument()->getType()))
+        if (auto N = namedValue(MC->getImplicitObjectArgument()))
+          return runtime(N->first, N->second, 0, /*Container=*/true, Written);
+    }
+    return {};
+  }
+
+  /// `x.size(d)` / `torch::size(x, d)`.
+  Quantity sizeQuantity(const FunctionDecl *FD, const CallExpr *Call,
+                        const Expr *Written) {
+    const Expr *Tensor = argAt(Call, 0);
+    const Expr *DimArg = argAt(Call, 1);
+    int64_t Dim = 0;
+    if (!Tensor || !DimArg || !evaluateInt(DimArg, Ctx, Dim))
+      return {};
+    return tensorDim(FD, Tensor, Dim, Written);
+  }
+
+  /// The size of tensor \p Tensor along \p Dim: the quantity its
+  /// construction gives, else a runtime size.
+  Quantity tensorDim(const FunctionDecl *FD, const Expr *Tensor, int64_t Dim,
+                     const Expr *Written) {
+    Quantity Made = constructedDim(FD, Tensor, Dim);
+    if (Made.known()) {
+      Made.Origin = Written;
+      return Made;
+    }
+    if (auto N = namedValue(Tensor))
+      return runtime(N->first, N->second, Dim, false, Written);
+    return {};
+  }
+
+  /// The size along \p Dim that the construction of the tensor \p E gives:
+  /// a factory's sizes, arange's length, linspace's steps, through moves
+  /// and elementwise ops; a local's single definition, or a member's
+  /// writes in its module's building code.
+  Quantity constructedDim(const FunctionDecl *FD, const Expr *E, int64_t Dim) {
+    if (!E || Depth > limits::OriginDepth)
+      return {};
+    DepthGuard G(Depth);
+    E = peel(E);
+    if (auto N = namedValue(E)) {
+      const auto [Base, Field] = *N;
+      if (!Field) {
+        const auto *VD = dyn_cast<VarDecl>(Base);
+        if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+          if (const Expr *Def = singleDefinition(FD, VD))
+            return constructedDim(FD, Def, Dim);
+        return {};
+      }
+      if (!Base)
+        return memberDim(Field, Dim);
+      return {};
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return {};
+    if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
+      return constructedDim(FD, Call->getArg(1), Dim);
+    const uint64_t Facts = callFacts(Call);
+    const op::Form Form = formOf(Call->getDirectCallee());
+    if (Facts & (op::MovesToCuda | op::MovesToCpu | op::MovesToArgument |
+                 op::KeepsShape | op::ElementWise)) {
+      if (Form == op::Method)
+        return constructedDim(FD, argAt(Call, 0), Dim);
+      if (Facts & op::ElementWise)
+        return constructedDim(FD, argAt(Call, 0), Dim);
+      return {};
+    }
+    // Arithmetic with one tensor operand keeps its shape: `1 - betas`.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getNumArgs() == 2 &&
+          (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus ||
+           Op->getOperator() == OO_Star || Op->getOperator() == OO_Slash)) {
+        const bool T0 = isTensorType(Op->getArg(0)->getType());
+        const bool T1 = isTensorType(Op->getArg(1)->getType());
+        if (T0 != T1)
+          return constructedDim(FD, Op->getArg(T0 ? 0 : 1), Dim);
+      }
+      return {};
+    }
+    if (Form != op::Aten)
+      return {};
+    if (Facts & op::IntervalArange) {
+      if (Dim != 0 && Dim != -1)
+        return {};
+      unsigned N = writtenArgs(Call);
+      const Expr *End =
+          numericArgs(Call) >= 2 ? argAt(Call, 1) : argAt(Call, 0);
+      const Expr *Start = numericArgs(Call) >= 2 ? argAt(Call, 0) : nullptr;
+      (void)N;
+      Quantity Q = quantityOf(FD, End);
+      if (Start) {
+        int64_t S = 0;
+        if (!evaluateInt(Start, Ctx, S))
+          return {};
+        if (Q.known())
+          Q.Offset -= S;
+      }
+      return Q;
+    }
+    if (Call->getDirectCallee()->getName() == "linspace" ||
+        Call->getDirectCallee()->getName() == "logspace") {
+      if (Dim != 0 && Dim != -1)
+        return {};
+      return quantityOf(FD, argAt(Call, 2));
+    }
+    if (Facts & (op::Factory | op::FillsValue)) {
+      // zeros({a, b}), full({a, b}, v), randn({a, b}): sizes first.
+      llvm::SmallVector<const Expr *, 4> Sizes = listElements(argAt(Call, 0));
+      if (Sizes.empty())
+        return {};
+      int64_t D = Dim < 0 ? static_cast<int64_t>(Sizes.size()) + Dim : Dim;
+      if (D < 0 || D >= static_cast<int64_t>(Sizes.size()))
+        return {};
+      return quantityOf(FD, Sizes[D]);
+    }
+    return {};
+  }
+
+  /// How many of a call's leading written arguments are numbers (not
+  /// sizes, options or generators): arange(a, b) has 2, arange(n) 1.
+  static unsigned numericArgs(const CallExpr *Call) {
+    unsigned N = 0;
+    for (const Expr *A : Call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      QualType T = A->getType();
+      if (!(T->isIntegralOrEnumerationType() || T->isRealFloatingType())) {
+        const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+        // c10::Scalar
+        if (!(RD && RD->getIdentifier() && RD->getName() == "Scalar"))
+          break;
+      }
+      ++N;
+    }
+    return N;
+  }
+
+  /// The size along \p Dim of a member tensor, from its module's building
+  /// code: every write must agree.
+  Quantity memberDim(const FieldDecl *Field, int64_t Dim) {
+    const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+    if (!RD || !isTensorType(Field->getType()))
+      return {};
+    ModuleRegistration Reg;
+    if (!Reg.analyze(RD))
+      return {};
+    const auto *It = Reg.members().find(Field);
+    if (It == Reg.members().end())
+      return {};
+    std::optional<Quantity> Result;
+    for (const MemberWrite &W : It->second.Writes) {
+      if (W.IsNull || !W.Value || !W.Function)
+        continue;
+      Quantity Q =
+          canonical(constructedDim(W.Function, W.Value, Dim), RD, W.Function);
+      if (!Q.known())
+        return {};
+      if (Result && !(Result->sameBase(Q) && Result->Offset == Q.Offset))
+        return {};
+      if (!Result)
+        Result = Q;
+    }
+    return Result ? *Result : Quantity();
+  }
+
+  /// The aliases of \p RD's constructors: `Net(int64_t n) : n_(n)` makes
+  /// `n` in the constructor the member `n_`; `cfg_(cfg)` makes `cfg.x` the
+  /// member's `cfg_.x`.
+  const Aliases &aliasesOf(const CXXRecordDecl *RD) {
+    std::unique_ptr<Aliases> &Slot = ClassAliases[RD];
+    if (Slot)
+      return *Slot;
+    Slot = std::make_unique<Aliases>();
+    Aliases &A = *Slot;
+    for (const CXXConstructorDecl *Ctor : RD->ctors()) {
+      const FunctionDecl *Def = definitionOf(Ctor);
+      if (!Def)
+        continue;
+      auto Note = [&](const FieldDecl *Member, const Expr *Value) {
+        const Expr *V = peel(Value);
+        // A whole parameter of record type: a config struct.
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(V))
+          if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+            if (PVD->getType().getNonReferenceType()->isRecordType()) {
+              A.Structs[PVD] = Member;
+              return;
+            }
+        Quantity Q = quantityOf(Def, Value);
+        if (Q.K != Quantity::Named || !isa_and_nonnull<ParmVarDecl>(Q.Base))
+          return;
+        Quantity M = named(nullptr, Member, Value);
+        M.Offset = -Q.Offset;
+        A.Values.try_emplace({Q.Base, Q.Field}, M);
+      };
+      for (const CXXCtorInitializer *Init :
+           cast<CXXConstructorDecl>(Def)->inits())
+        if (Init->isMemberInitializer() && Init->isWritten())
+          Note(Init->getMember(), Init->getInit());
+      if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody()))
+        for (const Stmt *S : Body->body()) {
+          const auto *E = dyn_cast<Expr>(S);
+          if (!E)
+            continue;
+          E = peel(E);
+          const Expr *LHS = nullptr, *RHS = nullptr;
+          if (const auto *BO = dyn_cast<BinaryOperator>(E);
+              BO && BO->getOpcode() == BO_Assign) {
+            LHS = BO->getLHS();
+            RHS = BO->getRHS();
+          } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+                     Op && Op->getOperator() == OO_Equal &&
+                     Op->getNumArgs() == 2) {
+            LHS = Op->getArg(0);
+            RHS = Op->getArg(1);
+          }
+          if (!LHS)
+            continue;
+          if (auto N = namedValue(LHS); N && !N->first && N->second)
+            Note(N->second, RHS);
+        }
+    }
+    return A;
+  }
+
+  /// \p Q as the members of \p RD name it, when \p Q is written in terms of
+  /// the parameters of \p Scope, one of RD's constructors.
+  Quantity canonical(Quantity Q, const CXXRecordDecl *RD,
+                     const FunctionDecl *Scope) {
+    if (Q.K != Quantity::Named || !RD || !isa_and_nonnull<ParmVarDecl>(Q.Base))
+      return Q;
+    if (!isa<CXXConstructorDecl>(Scope))
+      return Q;
+    const Aliases &A = aliasesOf(RD);
+    auto It = A.Values.find({Q.Base, Q.Field});
+    if (It != A.Values.end()) {
+      Quantity M = It->second;
+      M.Offset += Q.Offset;
+      M.Origin = Q.Origin;
+      return M;
+    }
+    if (Q.Field) {
+      auto S = A.Structs.find(Q.Base);
+      if (S != A.Structs.end()) {
+        Quantity M = named(S->second, Q.Field, Q.Origin);
+        M.Offset = Q.Offset;
+        return M;
+      }
+    }
+    return Q;
+  }
+
+  //--- Tables ------------------------------------------------------------
+
+  /// The rows of the embedding a construction makes: `Embedding(n, d)`,
+  /// `Embedding(EmbeddingOptions(n, d).padding_idx(0))`,
+  /// `std::make_shared<EmbeddingImpl>(n, d)`, `register_module("e", ...)`.
+  Quantity rowsOfConstruction(const FunctionDecl *FD, const Expr *E,
+                              unsigned Steps = 0) {
+    if (!E || Steps > limits::HelperDepth)
+      return {};
+    E = peel(E);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = peel(FC->getSubExpr());
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
+        return rowsOfConstruction(FD, Call->getArg(1), Steps + 1);
+      if ((callFacts(Call) & op::MakesShared) && Call->getNumArgs() >= 1) {
+        if (const auto *RD = Call->getType()->getAsCXXRecordDecl())
+          if (const CXXRecordDecl *M =
+                  getSharedPtrModule(Call->getType().getCanonicalType()))
+            if (moduleFacts(M) & (op::EmbeddingSink | op::EmbeddingBagSink)) {
+              (void)RD;
+              const Expr *A0 = Call->getArg(0);
+              if (A0->getType()->isIntegralOrEnumerationType())
+                return quantityOf(FD, A0);
+              return rowsOfConstruction(FD, A0, Steps + 1);
+            }
+        return {};
+      }
+      // EmbeddingOptions(n, d).padding_idx(0): the options it was made of.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        if (moduleOptionsFacts(MC->getImplicitObjectArgument()
+                                   ->getType()
+                                   ->getAsCXXRecordDecl()))
+          return rowsOfConstruction(FD, MC->getImplicitObjectArgument(),
+                                    Steps + 1);
+      return {};
+    }
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+    if (!Ctor || Ctor->getNumArgs() < 1)
+      return {};
+    const CXXRecordDecl *RD = Ctor->getType()->getAsCXXRecordDecl();
+    const CXXRecordDecl *Impl = getHolderModule(Ctor->getType());
+    constexpr unsigned Tables = op::EmbeddingSink | op::EmbeddingBagSink;
+    if (!((moduleFacts(Impl ? Impl : RD) & Tables) ||
+          (moduleOptionsFacts(RD) & Tables)))
+      return {};
+    const Expr *First = Ctor->getArg(0);
+    if (First->getType()->isIntegralOrEnumerationType())
+      return quantityOf(FD, First);
+    return rowsOfConstruction(FD, First, Steps + 1);
+  }
+
+  TableSize tableOf(const FunctionDecl *FD, const IndexOpSite &Site) {
+    TableSize T;
+    if (Site.Module) {
+      std::optional<IndexVar> V = directVariable(Site.Module);
+      if (!V)
+        return T;
+      if (!V->Field) {
+        const auto *VD = dyn_cast_or_null<VarDecl>(V->Base);
+        if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
+          return T;
+        if (const Expr *Def = singleDefinition(FD, VD)) {
+          T.Rows = rowsOfConstruction(FD, Def);
+          T.MadeAt = Def;
+        }
+        return T;
+      }
+      if (V->Base)
+        return T;
+      const auto *RD = dyn_cast<CXXRecordDecl>(V->Field->getParent());
+      if (!RD)
+        return T;
+      ModuleRegistration Reg;
+      if (!Reg.analyze(RD))
+        return T;
+      const auto *It = Reg.members().find(V->Field);
+      if (It == Reg.members().end())
+        return T;
+      std::optional<Quantity> Rows;
+      for (const MemberWrite &W : It->second.Writes) {
+        if (W.IsNull || !W.Value || !W.Function)
+          continue;
+        Quantity Q =
+            canonical(rowsOfConstruction(W.Function, W.Value), RD, W.Function);
+        if (!Q.known())
+          return T;
+        if (Rows && !(Rows->sameBase(Q) && Rows->Offset == Q.Offset))
+          return T;
+        if (!Rows) {
+          Rows = Q;
+          T.MadeAt = W.Value;
+        }
+      }
+      if (Rows)
+        T.Rows = *Rows;
+      return T;
+    }
+    int64_t Dim = 0;
+    switch (Site.Bound) {
+    case IndexBound::Rows:
+      Dim = 0;
+      break;
+    case IndexBound::Classes:
+      Dim = 1;
+      break;
+    case IndexBound::DimArg:
+    case IndexBound::DimArgOrNumel:
+      if (!Site.BoundDim || !evaluateInt(Site.BoundDim, Ctx, Dim))
+        return T;
+      break;
+    default:
+      return T;
+    }
+    T.Rows = tensorDim(FD, Site.Source, Dim, nullptr);
+    // A size known only at run time is the table itself: no fixed rows.
+    if (T.Rows.K == Quantity::Runtime)
+      T.Rows = {};
+    T.MadeAt = Site.Source;
+    return T;
+  }
+
+  //--- Ranges ------------------------------------------------------------
+
+  IndexRange interval(const Quantity &Lo, const Quantity &Hi, const Expr *At) {
+    IndexRange R;
+    R.HasInterval = true;
+    R.Lo = Lo;
+    R.Hi = Hi;
+    R.Interval = At;
+    return R;
+  }
+
+  IndexRange values(const Quantity &V, const Expr *At, bool Sentinel) {
+    IndexRange R;
+    R.Values.push_back({V, At});
+    R.Sentinel = Sentinel;
+    return R;
+  }
+
+  /// Whether a local vector was filled with numbers parsed from text or
+  /// bytes read from a file: the call that does it, and how.
+  std::optional<std::pair<const Expr *, std::string>>
+  parsedInto(const FunctionDecl *FD, const ValueDecl *Buffer) {
+    std::optional<std::pair<const Expr *, std::string>> Found;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (Found)
+        return;
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        return;
+      const uint64_t Facts = callFacts(Call);
+      bool Mentions = false;
+      // push_back(std::stoi(tok)) into the buffer, or read(buffer.data()).
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        if (auto N = namedValue(MC->getImplicitObjectArgument());
+            N && N->first == Buffer && !N->second &&
+            hasOpFact(MC->getMethodDecl()->getName(), op::AnyMember,
+                      op::ContainerInsert))
+          for (const Expr *A : MC->arguments())
+            if (const Expr *P = parseCall(A))
+              Found = std::make_pair(P, calleeText(P));
+      }
+      if (Facts & op::ReadsBytes)
+        for (const Expr *A : Call->arguments())
+          forEachOwnStmt(A, [&](const Stmt *Sub) {
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+              if (DRE->getDecl() == Buffer)
+                Mentions = true;
+          });
+      if (Mentions && !Found)
+        Found = std::make_pair(cast<Expr>(Call), calleeText(Call));
+    });
+    return Found;
+  }
+
+  /// A call to std::stoi and friends in \p E (`std::stoi(tok)`,
+  /// `static_cast<int64_t>(std::stol(s))`), else null.
+  const Expr *parseCall(const Expr *E) {
+    const Expr *Found = nullptr;
+    forEachOwnStmt(E, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (!Found && (callFacts(Call) & op::ParsesInteger))
+          Found = Call;
+    });
+    return Found;
+  }
+
+  static std::string calleeText(const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    if (!FD)
+      return "a read";
+    if (FD->isInStdNamespace())
+      return "std::" + FD->getNameAsString();
+    if (isa<CXXMethodDecl>(FD))
+      return FD->getNameAsString();
+    return FD->getQualifiedNameAsString();
+  }
+
+  /// `torch::load(ids, path)`: the load that writes \p V in \p FD.
+  const Expr *loadInto(const FunctionDecl *FD, const ValueDecl *V) {
+    const Expr *Found = nullptr;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (Found || !Call || !(callFacts(Call) & op::LoadsTensor) ||
+          Call->getNumArgs() < 1)
+        return;
+      if (auto N = namedValue(Call->getArg(0));
+          N && N->first == V && !N->second)
+        Found = Call;
+    });
+    return Found;
+  }
+
+  IndexRange rangeOf(const FunctionDecl *FD, const Expr *E, const Stmt *Use) {
+    if (!E || Depth > limits::OriginDepth)
+      return IndexRange::opaque();
+    DepthGuard G(Depth);
+    E = peel(E);
+    IndexGuardFinder &F = Guards.finder(FD);
+    if (std::optional<IndexVar> V = directVariable(E)) {
+      if (Use && F.findGuard(*V, Use))
+        return IndexRange::produced();
+      if (V->Field || !V->Base)
+        return IndexRange::opaque();
+      const auto *VD = dyn_cast<VarDecl>(V->Base);
+      if (!VD || !VD->hasLocalStorage() || VD->isCXXForRangeDecl())
+        return IndexRange::opaque();
+      IndexRange R;
+      bool Any = false;
+      // A parameter's own values are the caller's: opaque here.
+      if (isa<ParmVarDecl>(VD))
+        R.Opaque = true;
+      else
+        for (const Expr *Def : F.definitionsOf(VD)) {
+          R.join(rangeOf(FD, Def, nullptr));
+          Any = true;
+        }
+      // Values written into it: ids.fill_(-1), ids.masked_fill_(m, -100).
+      for (const Stmt *W : F.writesOf(*V)) {
+        const auto *Call = dyn_cast<CallExpr>(W);
+        if (!Call || !(callFacts(Call) & op::FillsValue))
+          continue;
+        const bool Masked =
+            Call->getDirectCallee()->getName().starts_with("masked_fill");
+        if (const Expr *Value = argAt(Call, Masked ? 2 : 1)) {
+          R.join(values(quantityOf(FD, Value), Value, true));
+          Any = true;
+        }
+      }
+      if (const Expr *Load = loadInto(FD, VD)) {
+        IndexRange L;
+        L.External = Load;
+        L.How = "torch::load";
+        R.join(L);
+        Any = true;
+      }
+      return Any || R.Opaque ? R : IndexRange::opaque();
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      IndexRange R = rangeOf(FD, CO->getTrueExpr(), nullptr);
+      R.join(rangeOf(FD, CO->getFalseExpr(), nullptr));
+      return R;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return IndexRange::opaque();
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const uint64_t Facts = callFacts(Call);
+    const op::Form Form = formOf(Callee);
+    if ((Facts & (op::PassesThrough | op::TupleElement)) &&
+        Call->getNumArgs() == 1)
+      return rangeOf(FD, Call->getArg(0), nullptr);
+    // An element of the pieces of a split: `ids.split(n).at(1)`, `[0]`.
+    if (const Expr *Whole = pieceOf(Call))
+      return rangeOf(FD, Whole, nullptr);
+    if (Form == op::Method && (Facts & op::ValuePreserving))
+      return rangeOf(FD, argAt(Call, 0), nullptr);
+    // What an index op reads is a subset of its source's values:
+    // `order.index({Slice(), Slice(0, k)})`, `sorted.gather(1, pick)`,
+    // `perm[i]`.
+    if (std::optional<IndexOpSite> Read = matchIndexOp(Call))
+      if (Read->Source &&
+          (Read->K == IndexOpSite::IndexSelect ||
+           Read->K == IndexOpSite::Gather || Read->K == IndexOpSite::Take ||
+           Read->K == IndexOpSite::AdvancedIndex))
+        return rangeOf(FD, Read->Source, nullptr);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+          isTensorType(Op->getArg(0)->getType().getNonReferenceType()))
+        return rangeOf(FD, Op->getArg(0), nullptr);
+    constexpr uint64_t Intervals =
+        op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
+    if ((Facts & op::IndexProducer) && !(Facts & Intervals))
+      return IndexRange::produced();
+    if (Facts & (op::BoundsClamp | op::BoundsModulo))
+      return IndexRange::produced();
+    // ids + k, ids - k, k + ids (member or free operators).
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      return shifted(FD, Op);
+    if (Form == op::Aten) {
+      if (Facts & op::IntervalArange) {
+        unsigned N = numericArgs(Call);
+        if (N == 0)
+          return IndexRange::opaque();
+        Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
+                             : Quantity::constant(0, nullptr);
+        Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
+        return interval(Lo, Hi, Call);
+      }
+      if (Facts & op::IntervalRandint) {
+        unsigned N = numericArgs(Call);
+        if (N == 0)
+          return IndexRange::opaque();
+        Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
+                             : Quantity::constant(0, nullptr);
+        Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
+        return interval(Lo, Hi, Call);
+      }
+      if (Facts & op::IntervalRandperm)
+        return interval(Quantity::constant(0, nullptr),
+                        quantityOf(FD, argAt(Call, 0)), Call);
+      if (Facts & op::LiteralTensor) {
+        if (auto Ids = literalIds(Call, Ctx)) {
+          IndexRange R;
+          for (const auto &[Id, At] : *Ids)
+            R.Values.push_back({Quantity::constant(Id, At), At});
+          return R;
+        }
+        // torch::tensor(v) of a vector filled by parsing.
+        if (const Expr *A0 = argAt(Call, 0))
+          if (auto N = namedValue(A0); N && !N->second)
+            if (auto P = parsedInto(FD, N->first)) {
+              IndexRange R;
+              R.External = P->first;
+              R.How = P->second;
+              return R;
+            }
+        return IndexRange::opaque();
+      }
+      if (Facts & op::WrapsMemory) {
+        // from_blob(v.data(), ...) / from_blob(buf, ...) over parsed data.
+        const Expr *Ptr = argAt(Call, 0);
+        const ValueDecl *Buffer = nullptr;
+        forEachOwnStmt(Ptr, [&](const Stmt *S) {
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+            if (!Buffer && isa<VarDecl>(DRE->getDecl()))
+              Buffer = DRE->getDecl();
+        });
+        if (Buffer)
+          if (auto P = parsedInto(FD, Buffer)) {
+            IndexRange R;
+            R.External = P->first;
+            R.How = P->second;
+            return R;
+          }
+        return IndexRange::opaque();
+      }
+      if (Facts & op::Concatenates) {
+        IndexRange R;
+        llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 0));
+        if (Parts.empty())
+          return IndexRange::opaque();
+        for (const Expr *Part : Parts)
+          R.join(rangeOf(FD, Part, nullptr));
+        return R;
+      }
+      if (Facts & op::FillsValue) {
+        // full(sizes, v), full_like(x, v), masked_fill(x, m, v).
+        if (Callee->getName().starts_with("masked_fill")) {
+          IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
+          if (const Expr *Value = argAt(Call, 2))
+            R.join(values(quantityOf(FD, Value), Value, true));
+          return R;
+        }
+        if (const Expr *Value = argAt(Call, 1))
+          return values(quantityOf(FD, Value), Value, true);
+        return IndexRange::opaque();
+      }
+      if (Callee->getName() == "where")
+        return whereRange(FD, Call);
+      return IndexRange::opaque();
+    }
+    if (Form == op::Method && (Facts & op::FillsValue)) {
+      const bool Masked = Callee->getName().starts_with("masked_fill");
+      IndexRange R =
+          Masked ? rangeOf(FD, argAt(Call, 0), nullptr) : IndexRange();
+      if (const Expr *Value = argAt(Call, Masked ? 2 : 1))
+        R.join(values(quantityOf(FD, Value), Value, true));
+      return R;
+    }
+    if (Form == op::Method && Callee->getName() == "where")
+      return whereRange(FD, Call);
+    if (Form == op::Method &&
+        (Callee->getName() == "add" || Callee->getName() == "sub")) {
+      int64_t K = 0;
+      const Expr *Other = argAt(Call, 1);
+      if (Other && !isTensorType(Other->getType()) &&
+          evaluateInt(Other, Ctx, K))
+        return shift(rangeOf(FD, argAt(Call, 0), nullptr),
+                     Callee->getName() == "add" ? K : -K);
+      return IndexRange::opaque();
+    }
+    // A helper of this translation unit: what its returns give.
+    if (Form == op::NoForm || Form == op::AnyMember || Form == op::Global)
+      return helperRange(FD, Call);
+    return IndexRange::opaque();
+  }
+
+  IndexRange whereRange(const FunctionDecl *FD, const CallExpr *Call) {
+    // where(cond, a, b): a or b, tensors or numbers.
+    IndexRange R;
+    for (unsigned I = 1; I <= 2; ++I) {
+      const Expr *A = argAt(Call, I);
+      if (!A)
+        return IndexRange::opaque();
+      if (isTensorType(A->getType().getNonReferenceType()))
+        R.join(rangeOf(FD, A, nullptr));
+      else
+        R.join(values(quantityOf(FD, A), A, true));
+    }
+    return R;
+  }
+
+  /// `v.at(i)`, `v[i]`, `v.front()` of the result of split/chunk/unbind:
+  /// the tensor they were cut from.
+  const Expr *pieceOf(const CallExpr *Call) {
+    const Expr *Container = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getIdentifier() &&
+          hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
+        Container = MC->getImplicitObjectArgument();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+          !isTensorType(Op->getArg(0)->getType()))
+        Container = Op->getArg(0);
+    }
+    if (!Container)
+      return nullptr;
+    const auto *Split = dyn_cast<CallExpr>(peel(Container));
+    if (!Split || !(callFacts(Split) & op::Slices))
+      return nullptr;
+    return formOf(Split->getDirectCallee()) == op::Method ? argAt(Split, 0)
+                                                          : argAt(Split, 0);
+  }
+
+  IndexRange shift(IndexRange R, int64_t K) {
+    R.Shift += K;
+    if (R.HasInterval) {
+      if (R.Lo.known())
+        R.Lo.Offset += K;
+      if (R.Hi.known())
+        R.Hi.Offset += K;
+    }
+    for (auto &V : R.Values)
+      if (V.first.known())
+        V.first.Offset += K;
+    // An index in range by construction, moved: no longer known.
+    if (R.Produced && K != 0) {
+      R.Produced = false;
+      R.Opaque = true;
+    }
+    return R;
+  }
+
+  IndexRange shifted(const FunctionDecl *FD, const CXXOperatorCallExpr *Op) {
+    if (Op->getNumArgs() != 2 ||
+        (Op->getOperator() != OO_Plus && Op->getOperator() != OO_Minus))
+      return IndexRange::opaque();
+    const Expr *L = Op->getArg(0), *R = Op->getArg(1);
+    int64_t K = 0;
+    if (isTensorType(L->getType().getNonReferenceType()) &&
+        !isTensorType(R->getType().getNonReferenceType()) &&
+        evaluateInt(R, Ctx, K))
+      return shift(rangeOf(FD, L, nullptr),
+                   Op->getOperator() == OO_Plus ? K : -K);
+    if (Op->getOperator() == OO_Plus &&
+        isTensorType(R->getType().getNonReferenceType()) &&
+        !isTensorType(L->getType().getNonReferenceType()) &&
+        evaluateInt(L, Ctx, K))
+      return shift(rangeOf(FD, R, nullptr), K);
+    return IndexRange::opaque();
+  }
+
+  /// The range a helper of this TU returns, with its parameters replaced by
+  /// the arguments of \p Call.
+  IndexRange helperRange(const FunctionDecl *FD, const CallExpr *Call) {
+    const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+    if (!Def || Def == FD || Depth > limits::HelperDepth * 2 ||
+        !isTensorType(Def->getReturnType()))
+      return IndexRange::opaque();
+    IndexRange R;
+    bool Any = false;
+    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+      if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+        if (const Expr *V = Ret->getRetValue()) {
+          R.join(substitute(rangeOf(Def, V, nullptr), Def, FD, Call));
+          Any = true;
+        }
+    });
+    return Any ? R : IndexRange::opaque();
+  }
+
+  Quantity substitute(Quantity Q, const FunctionDecl *Callee,
+                      const FunctionDecl *Caller, const CallExpr *Call) {
+    if (Q.K != Quantity::Named && Q.K != Quantity::Runtime)
+      return Q;
+    const auto *PVD = dyn_cast_or_null<ParmVarDecl>(Q.Base);
+    if (!PVD || PVD->getDeclContext() != Callee || Q.Field)
+      return Q;
+    unsigned First = isa<CXXOperatorCallExpr>(Call) &&
+                             isa<CXXMethodDecl>(Call->getDirectCallee())
+                         ? 1
+                         : 0;
+    unsigned I = PVD->getFunctionScopeIndex() + First;
+    if (I >= Call->getNumArgs())
+      return {};
+    if (Q.K == Quantity::Runtime) {
+      Quantity R = Q;
+      auto N = namedValue(Call->getArg(I));
+      if (!N)
+        return {};
+      R.Base = N->first;
+      R.Field = N->second;
+      return R;
+    }
+    Quantity A = quantityOf(Caller, Call->getArg(I));
+    if (A.known())
+      A.Offset += Q.Offset;
+    return A;
+  }
+
+  IndexRange substitute(IndexRange R, const FunctionDecl *Callee,
+                        const FunctionDecl *Caller, const CallExpr *Call) {
+    if (R.HasInterval) {
+      R.Lo = substitute(R.Lo, Callee, Caller, Call);
+      R.Hi = substitute(R.Hi, Callee, Caller, Call);
+    }
+    for (auto &V : R.Values)
+      V.first = substitute(V.first, Callee, Caller, Call);
+    return R;
+  }
+
+  //--- Callers ----------------------------------------------------------
+
+  void buildCallers() {
+    if (Callers)
+      return;
+    Callers.emplace();
+    forEachUserFunction(Ctx, [&](const FunctionDecl *Caller) {
+      forEachOwnStmt(Caller->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call)
+          return;
+        // `model(x)` through a holder: the module's forward.
+        const Expr *ModuleExpr = nullptr;
+        if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
+          if (isa<CXXOperatorCallExpr>(Call)) {
+            for (const CXXMethodDecl *MD : M->methods())
+              if (MD->getIdentifier() && MD->getName() == "forward")
+                if (const FunctionDecl *Def = definitionOf(MD))
+                  (*Callers)[Def].push_back({Caller, Call, 1});
+            return;
+          }
+        }
+        if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee())) {
+          unsigned First =
+              isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+          (*Callers)[Def].push_back({Caller, Call, First});
+        }
+      });
+    });
+  }
+
+  llvm::ArrayRef<CallSite> callersOf(const FunctionDecl *FD) {
+    buildCallers();
+    auto It = Callers->find(FD);
+    if (It == Callers->end())
+      return {};
+    return It->second;
+  }
+
+  //--- Relations between a length and a table ---------------------------
+
+  /// \p FD compares or caps a quantity with the base of \p Hi (`T <= n`,
+  /// `x.size(1) > block_size`, `std::min(T, n)`), or crops the tensor whose
+  /// size it is (`x = x.slice(1, -n)`).
+  bool relatesInFunction(const FunctionDecl *FD, const Quantity &Hi) {
+    bool Found = false;
+    auto Mentions = [&](const Expr *E) {
+      Quantity Q = quantityOf(FD, E);
+      if (Q.sameBase(Hi))
+        return true;
+      for (const Quantity &C : Q.CappedBy)
+        if (C.sameBase(Hi))
+          return true;
+      return false;
+    };
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (Found)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->isComparisonOp() &&
+            (Mentions(BO->getLHS()) || Mentions(BO->getRHS())))
+          Found = true;
+        return;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+        if (Op->isComparisonOp() && Op->getNumArgs() == 2 &&
+            (Mentions(Op->getArg(0)) || Mentions(Op->getArg(1))))
+          Found = true;
+        return;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        if ((callFacts(Call) & (op::StdMin | op::StdMax)))
+          for (const Expr *A : Call->arguments())
+            if (Mentions(A))
+              Found = true;
+      }
+    });
+    if (Found)
+      return true;
+    // A crop of the tensor the size is read from.
+    if (Hi.K == Quantity::Runtime && !Hi.Field)
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(Hi.Base)) {
+        IndexGuardFinder &F = Guards.finder(FD);
+        for (const Expr *Def : F.definitionsOf(VD))
+          if (isCropCall(Def) || isa<ConditionalOperator>(peel(Def)))
+            return true;
+      }
+    return false;
+  }
+
+  /// Every caller of \p FD in the TU bounds the tensor passed for
+  /// parameter \p Param along \p Dim; \p Unbounded gets one that does not.
+  /// False when there is no caller.
+  bool callersBound(const FunctionDecl *FD, const ParmVarDecl *Param,
+                    const Quantity &Hi, const CallExpr *&Unbounded,
+                    unsigned Level) {
+    llvm::ArrayRef<CallSite> Sites = callersOf(FD);
+    if (Sites.empty())
+      return false;
+    for (const CallSite &CS : Sites) {
+      unsigned I = Param->getFunctionScopeIndex() + CS.FirstArg;
+      if (I >= CS.Call->getNumArgs()) {
+        Unbounded = CS.Call;
+        return false;
+      }
+      const Expr *Arg = CS.Call->getArg(I);
+      if (isCropCall(Arg))
+        continue;
+      auto N = namedValue(Arg);
+      if (!N) {
+        Unbounded = CS.Call;
+        return false;
+      }
+      Quantity Passed = Hi;
+      Passed.Base = N->first;
+      Passed.Field = N->second;
+      if (relatesInFunction(CS.Caller, Passed))
+        continue;
+      // The caller passes its own parameter: ask its callers, once more.
+      if (const auto *PP = dyn_cast_or_null<ParmVarDecl>(N->first);
+          PP && !N->second && Level < 2) {
+        const CallExpr *Deeper = nullptr;
+        if (callersBound(CS.Caller, PP, Passed, Deeper, Level + 1))
+          continue;
+      }
+      Unbounded = CS.Call;
+      return false;
+    }
+    return true;
+  }
+
+  //--- Evidence ----------------------------------------------------------
+
+  /// A loss's ignore_index: -100 unless its options give another.
+  int64_t ignoreIndexOf(const CallExpr *Call) {
+    int64_t Value = -100;
+    forEachOwnStmt(Call, [&](const Stmt *S) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *MD = MC->getMethodDecl())
+          if (MD->getIdentifier() && MD->getName() == "ignore_index" &&
+              MC->getNumArgs() == 1) {
+            int64_t V = 0;
+            if (evaluateInt(MC->getArg(0), Ctx, V))
+              Value = V;
+          }
+    });
+    return Value;
+  }
+
+  /// The value \p V is outside [0, Rows).
+  bool outside(const Quantity &V, const Quantity &Rows) {
+    if (V.K == Quantity::Constant && V.Offset < 0)
+      return true;
+    if (V.K == Quantity::Constant && Rows.K == Quantity::Constant)
+      return V.Offset >= Rows.Offset;
+    return V.sameBase(Rows) && V.Offset >= Rows.Offset;
+  }
+
+  /// A dominating guard of the index that lets `rows` through:
+  /// `ids.max().item<int64_t>() <= rows`, `if (ids.max() > rows) throw`.
+  const Stmt *offByOne(const Stmt *Guard, const TableSize &T,
+                       const FunctionDecl *FD) {
+    if (!T.Rows.known() || !Guard)
+      return nullptr;
+    const Stmt *Found = nullptr;
+    forEachOwnStmt(Guard, [&](const Stmt *S) {
+      const Expr *L = nullptr, *R = nullptr;
+      BinaryOperatorKind K;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (!BO->isComparisonOp())
+          return;
+        L = BO->getLHS();
+        R = BO->getRHS();
+        K = BO->getOpcode();
+      } else {
+        return;
+      }
+      auto IsMax = [&](const Expr *E) {
+        bool Max = false;
+        forEachOwnStmt(E, [&](const Stmt *Sub) {
+          if (const auto *C = dyn_cast<CallExpr>(Sub))
+            if (const FunctionDecl *Callee = C->getDirectCallee())
+              if (Callee->getIdentifier() &&
+                  (Callee->getName() == "max" || Callee->getName() == "amax"))
+                Max = true;
+        });
+        return Max;
+      };
+      auto IsRows = [&](const Expr *E) {
+        Quantity Q = quantityOf(FD, E);
+        return Q.known() && Q.sameBase(T.Rows) && Q.Offset == T.Rows.Offset;
+      };
+      // max <= rows (should be <), rows >= max, max > rows (should be >=).
+      if ((K == BO_LE && IsMax(L) && IsRows(R)) ||
+          (K == BO_GE && IsRows(L) && IsMax(R)) ||
+          (K == BO_GT && IsMax(L) && IsRows(R)) ||
+          (K == BO_LT && IsRows(L) && IsMax(R)))
+        Found = S;
+    });
+    return Found;
+  }
+
+  IndexEvidence fromRange(const IndexRange &R, const TableSize &T,
+                          const IndexOpSite &Site, const CallExpr *Call,
+                          const FunctionDecl *FD,
+                          const ParmVarDecl *LengthParam) {
+    IndexEvidence E;
+    E.Range = R;
+    E.Table = T;
+    const bool Loss = Site.K == IndexOpSite::LossTarget;
+    const int64_t Ignore = Loss ? ignoreIndexOf(Call) : 0;
+    for (const auto &[V, At] : R.Values) {
+      if (!V.known())
+        continue;
+      if (Loss && V.K == Quantity::Constant && V.Offset == Ignore)
+        continue;
+      if (outside(V, T.Rows)) {
+        E.K = IndexEvidence::ConstantOutOfRange;
+        E.Value = V;
+        E.ValueAt = At;
+        return E;
+      }
+    }
+    if (R.HasInterval) {
+      if (R.Lo.K == Quantity::Constant && R.Lo.Offset < 0) {
+        E.K = IndexEvidence::NegativeStart;
+        return E;
+      }
+      const Quantity &Hi = R.Hi;
+      const Quantity &Rows = T.Rows;
+      if (Hi.known() && Rows.known()) {
+        if ((Hi.K == Quantity::Constant && Rows.K == Quantity::Constant &&
+             Hi.Offset > Rows.Offset) ||
+            (Hi.K != Quantity::Constant && Hi.sameBase(Rows) &&
+             Hi.Offset > Rows.Offset)) {
+          E.K = IndexEvidence::PastTheEnd;
+          return E;
+        }
+        bool Capped = false;
+        for (const Quantity &C : Hi.CappedBy)
+          if ((C.sameBase(Rows) && C.Offset <= Rows.Offset) ||
+              (C.K == Quantity::Constant && Rows.K == Quantity::Constant &&
+               C.Offset <= Rows.Offset))
+            Capped = true;
+        if (Hi.K == Quantity::Runtime && Hi.CappedBy.empty() && !Capped &&
+            (Rows.K == Quantity::Constant || Rows.K == Quantity::Named) &&
+            !relatesInFunction(FD, Hi)) {
+          const CallExpr *Unbounded = nullptr;
+          const auto *Param = dyn_cast_or_null<ParmVarDecl>(Hi.Base);
+          if (!Param || Hi.Field || Param->getDeclContext() != FD ||
+              !callersBound(FD, Param, Hi, Unbounded, 0)) {
+            E.K = IndexEvidence::UnboundedLength;
+            E.UnboundedCaller = Unbounded;
+            return E;
+          }
+        }
+      }
+    }
+    if (R.External) {
+      E.K = IndexEvidence::External;
+      return E;
+    }
+    (void)LengthParam;
+    E.InRange = provedInRange(R, T.Rows);
+    return E;
+  }
+
+  /// Every part of \p R is within [0, Rows).
+  bool provedInRange(const IndexRange &R, const Quantity &Rows) {
+    if (R.Opaque || R.External)
+      return false;
+    if (!R.Produced && !R.HasInterval && R.Values.empty())
+      return false;
+    auto Within = [&](const Quantity &Q, int64_t Slack) {
+      // Q + Slack <= Rows
+      if (Q.K == Quantity::Constant && Rows.K == Quantity::Constant)
+        return Q.Offset + Slack <= Rows.Offset;
+      return Q.sameBase(Rows) && Q.Offset + Slack <= Rows.Offset;
+    };
+    if (R.HasInterval &&
+        !(R.Lo.K == Quantity::Constant && R.Lo.Offset >= 0 && Within(R.Hi, 0)))
+      return false;
+    for (const auto &V : R.Values)
+      if (!(V.first.K == Quantity::Constant && V.first.Offset >= 0 &&
+            Within(V.first, 1)))
+        return false;
+    return true;
+  }
+
+  IndexEvidence evidence(const FunctionDecl *FD, const CallExpr *Call,
+                         const IndexOpSite &Site, unsigned Level = 0) {
+    IndexEvidence None;
+    if (!Site.Index)
+      return None;
+    IndexGuardFinder &F = Guards.finder(FD);
+    if (!F.valid())
+      return None;
+    TableSize T = tableOf(FD, Site);
+    std::optional<IndexVar> V = indexVariable(Site.Index);
+    if (V) {
+      if (const Stmt *Guard = F.findGuard(*V, Call)) {
+        if (const Stmt *Off = offByOne(Guard, T, FD)) {
+          IndexEvidence E;
+          E.K = IndexEvidence::OffByOneGuard;
+          E.Guard = Off;
+          E.Table = T;
+          return E;
+        }
+        return None;
+      }
+    }
+    IndexRange R = rangeOf(FD, Site.Index, Call);
+    IndexEvidence Here = fromRange(R, T, Site, Call, FD, nullptr);
+    if (Here)
+      return Here;
+    if (Here.InRange)
+      return Here;
+    // A bounds check of this index that does not protect this use.
+    if (V) {
+      std::vector<const Stmt *> Tests = F.rangeTestsOf(*V);
+      if (!Tests.empty()) {
+        IndexEvidence E;
+        E.K = IndexEvidence::IneffectiveGuard;
+        E.Table = T;
+        // The check the user meant most likely: one before the use on every
+        // path (the index changed since), else one before it on some.
+        const SourceManager &SM = Ctx.getSourceManager();
+        auto Rank = [&](const Stmt *Test) {
+          if (F.dominates(Test, Call))
+            return IndexEvidence::WrittenAfter;
+          if (F.dominates(Call, Test) ||
+              SM.isBeforeInTranslationUnit(
+                  SM.getExpansionLoc(Call->getEndLoc()),
+                  SM.getExpansionLoc(Test->getBeginLoc())))
+            return IndexEvidence::AfterTheUse;
+          return IndexEvidence::SomePaths;
+        };
+        E.Guard = Tests.front();
+        E.Problem = Rank(Tests.front());
+        for (const Stmt *Test : Tests) {
+          auto P = Rank(Test);
+          if (P == IndexEvidence::WrittenAfter ||
+              (P == IndexEvidence::SomePaths &&
+               E.Problem == IndexEvidence::AfterTheUse)) {
+            E.Guard = Test;
+            E.Problem = P;
+          }
+        }
+        return E;
+      }
+    }
+    // A parameter: what the callers in this TU pass.
+    if (V && !V->Field && Level < 2)
+      if (const auto *PVD = dyn_cast_or_null<ParmVarDecl>(V->Base);
+          PVD && PVD->getDeclContext() == FD)
+        for (const CallSite &CS : callersOf(FD)) {
+          unsigned I = PVD->getFunctionScopeIndex() + CS.FirstArg;
+          if (I >= CS.Call->getNumArgs())
+            continue;
+          IndexRange Passed = rangeOf(CS.Caller, CS.Call->getArg(I), CS.Call);
+          TableSize CT = T;
+          CT.Rows = substitute(T.Rows, FD, CS.Caller, CS.Call);
+          // A member's rows mean nothing in another class's code.
+          if (CT.Rows.K == Quantity::Named && !CT.Rows.Base &&
+              !sameClass(FD, CS.Caller))
+            CT.Rows = {};
+          if (IndexEvidence E =
+                  fromRange(Passed, CT, Site, Call, CS.Caller, nullptr)) {
+            if (E.K == IndexEvidence::UnboundedLength)
+              continue;
+            E.Caller = CS.Call;
+            return E;
+          }
+        }
+    return None;
+  }
+
+  static bool sameClass(const FunctionDecl *A, const FunctionDecl *B) {
+    const auto *MA = dyn_cast<CXXMethodDecl>(A);
+    const auto *MB = dyn_cast<CXXMethodDecl>(B);
+    return MA && MB && MA->getParent() == MB->getParent();
+  }
+};
+
+IndexRangeAnalysis::IndexRangeAnalysis(ASTContext &Ctx,
+                                       IndexGuardAnalysis &Guards)
+    : P(std::make_unique<Impl>(Ctx, Guards)) {}
+
+IndexRangeAnalysis::~IndexRangeAnalysis() = default;
+
+IndexEvidence IndexRangeAnalysis::evidence(const FunctionDecl *FD,
+                                           const CallExpr *Call,
+                                           const IndexOpSite &Site) {
+  return P->evidence(FD, Call, Site);
+}
+
+IndexRange IndexRangeAnalysis::rangeOf(const FunctionDecl *FD, const Expr *E,
+                                       const Stmt *Use) {
+  return P->rangeOf(FD, E, Use);
+}
+
+Quantity IndexRangeAnalysis::quantityOf(const FunctionDecl *FD, const Expr *E) {
+  return P->quantityOf(FD, E);
+}
+
+TableSize IndexRangeAnalysis::tableOf(const FunctionDecl *FD,
+                                      const IndexOpSite &Site) {
+  return P->tableOf(FD, Site);
+}
+
+} // namespace torchtidy
