@@ -19,6 +19,13 @@ AST_MATCHER(CXXRecordDecl, isUserClassWithBases) {
     return false;
   return torchtidy::isUserDecl(&Node);
 }
+// A method defined outside its class, in user code: in torch-clangd only the
+// main file's declarations are traversed, and a module declared in a header
+// is reached through its constructors and reset() in the .cpp.
+AST_MATCHER(CXXMethodDecl, isUserOutOfLineDefinition) {
+  return Node.isThisDeclarationADefinition() && Node.isOutOfLine() &&
+         !Node.isImplicit() && torchtidy::isUserDecl(&Node);
+}
 } // namespace
 
 UnregisteredMemberCheckBase::UnregisteredMemberCheckBase(
@@ -46,12 +53,23 @@ void UnregisteredMemberCheckBase::registerMatchers(MatchFinder *Finder) {
   // A module class derives from something, and is defined in user code.
   Finder->addMatcher(cxxRecordDecl(isUserClassWithBases()).bind("record"),
                      this);
+  Finder->addMatcher(cxxMethodDecl(isUserOutOfLineDefinition()).bind("method"),
+                     this);
 }
 
 void UnregisteredMemberCheckBase::check(
     const MatchFinder::MatchResult &Result) {
   const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("record");
-  if (!RD || RD->isLambda() || RD->isUnion() || RD->isInvalidDecl())
+  if (const auto *MD = Result.Nodes.getNodeAs<CXXMethodDecl>("method")) {
+    RD = MD->getParent();
+    if (!RD || !RD->isThisDeclarationADefinition() || RD->getNumBases() == 0)
+      RD = RD ? RD->getDefinition() : nullptr;
+  }
+  if (!RD || RD->isLambda() || RD->isUnion() || RD->isInvalidDecl() ||
+      RD->getNumBases() == 0)
+    return;
+  // Reached from the class and from its out-of-line methods: once.
+  if (!AnalysedClasses.insert(RD).second)
     return;
   // A class template is analysed once, as written; its instantiations
   // would repeat the same findings.
@@ -88,6 +106,7 @@ void UnregisteredMemberCheckBase::onEndOfTranslationUnit() {
       report(C.Field, C.Owner, C.Facts);
   Candidates.clear();
   RegisteredSomewhere.clear();
+  AnalysedClasses.clear();
 }
 
 const torchtidy::MemberWrite *UnregisteredMemberCheckBase::rewritableWrite(

@@ -64,6 +64,9 @@ private:
   std::optional<llvm::Regex> IgnoredMembersRegex;
   std::vector<Candidate> Candidates;
   llvm::DenseSet<const FieldDecl *> RegisteredSomewhere;
+  /// Classes analysed in this TU (reached from the class itself, or from a
+  /// method defined outside it).
+  llvm::DenseSet<const CXXRecordDecl *> AnalysedClasses;
 };
 
 } // namespace clang::tidy::libtorch
