@@ -16,6 +16,20 @@ bool UnregisteredBufferCheck::isReportable(
   return false;
 }
 
+void UnregisteredBufferCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  UnregisteredMemberCheckBase::storeOptions(Opts);
+  Options.store(Opts, "IncludeMovedToInputDevice", IncludeMovedToInputDevice);
+}
+
+bool UnregisteredBufferCheck::harmlessByUse(const FieldDecl *Field,
+                                            const torchtidy::MemberFacts &Facts,
+                                            torchtidy::MemberUses &Uses) const {
+  // `P.to(x.device())` at every use: no device mismatch whatever device the
+  // module is moved to.
+  return !IncludeMovedToInputDevice && !Facts.Class.InContainer &&
+         Uses.onlyMovedToAnotherDevice(Field);
+}
+
 void UnregisteredBufferCheck::report(const FieldDecl *Field,
                                      const CXXRecordDecl *Owner,
                                      const torchtidy::MemberFacts &Facts) {

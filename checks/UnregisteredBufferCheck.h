@@ -15,12 +15,22 @@ namespace clang::tidy::libtorch {
 class UnregisteredBufferCheck : public UnregisteredMemberCheckBase {
 public:
   UnregisteredBufferCheck(StringRef Name, ClangTidyContext *Context)
-      : UnregisteredMemberCheckBase(Name, Context) {}
+      : UnregisteredMemberCheckBase(Name, Context),
+        IncludeMovedToInputDevice(
+            Options.get("IncludeMovedToInputDevice", false)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
   bool isReportable(const torchtidy::MemberFacts &Facts) const override;
+  bool harmlessByUse(const FieldDecl *Field,
+                     const torchtidy::MemberFacts &Facts,
+                     torchtidy::MemberUses &Uses) const override;
   void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
               const torchtidy::MemberFacts &Facts) override;
+
+private:
+  /// Report members whose every use moves them to another tensor's device.
+  const bool IncludeMovedToInputDevice;
 };
 
 } // namespace clang::tidy::libtorch

@@ -83,6 +83,7 @@ void UnregisteredMemberCheckBase::check(
     return;
   if (!torchtidy::isModuleClass(RD))
     return;
+  Context = Result.Context;
 
   torchtidy::ModuleRegistration Registration;
   const bool Complete = Registration.analyze(RD);
@@ -101,9 +102,19 @@ void UnregisteredMemberCheckBase::check(
 }
 
 void UnregisteredMemberCheckBase::onEndOfTranslationUnit() {
-  for (const Candidate &C : Candidates)
-    if (!RegisteredSomewhere.count(C.Field))
-      report(C.Field, C.Owner, C.Facts);
+  std::optional<torchtidy::MemberUses> Uses;
+  for (const Candidate &C : Candidates) {
+    if (RegisteredSomewhere.count(C.Field))
+      continue;
+    if (Context) {
+      if (!Uses)
+        Uses.emplace(*Context);
+      if (harmlessByUse(C.Field, C.Facts, *Uses))
+        continue;
+    }
+    report(C.Field, C.Owner, C.Facts);
+  }
+  Context = nullptr;
   Candidates.clear();
   RegisteredSomewhere.clear();
   AnalysedClasses.clear();

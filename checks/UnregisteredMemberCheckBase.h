@@ -33,6 +33,12 @@ public:
 protected:
   /// Whether this check reports members of this kind.
   virtual bool isReportable(const torchtidy::MemberFacts &Facts) const = 0;
+  /// Whether how the TU reads the member makes it harmless unregistered.
+  virtual bool harmlessByUse(const FieldDecl *Field,
+                             const torchtidy::MemberFacts &Facts,
+                             torchtidy::MemberUses &Uses) const {
+    return false;
+  }
   /// Emits the warning (and fix-its) for one unregistered member.
   virtual void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
                       const torchtidy::MemberFacts &Facts) = 0;
@@ -63,6 +69,7 @@ private:
   const std::string IgnoredMembers;
   std::optional<llvm::Regex> IgnoredMembersRegex;
   std::vector<Candidate> Candidates;
+  ASTContext *Context = nullptr;
   llvm::DenseSet<const FieldDecl *> RegisteredSomewhere;
   /// Classes analysed in this TU (reached from the class itself, or from a
   /// method defined outside it).

@@ -1,6 +1,7 @@
 //===--- UnregisteredSubmoduleCheck.cpp - torch-tidy ----------------------===//
 
 #include "UnregisteredSubmoduleCheck.h"
+#include "torchtidy/analysis/UserCode.h"
 
 namespace clang::tidy::libtorch {
 
@@ -16,6 +17,20 @@ bool UnregisteredSubmoduleCheck::isReportable(
     return false;
   if (!IncludeStateless && torchtidy::isStatelessModule(Facts.Class.Module))
     return false;
+  // A module class of the user's: stateless ones are as harmless as a ReLU,
+  // and one whose code is not in this TU may be either: say nothing.
+  if (Facts.Class.Module && torchtidy::isUserDecl(Facts.Class.Module)) {
+    switch (torchtidy::userModuleState(Facts.Class.Module)) {
+    case torchtidy::UserModuleState::NotVisible:
+      return false;
+    case torchtidy::UserModuleState::Stateless:
+      if (!IncludeStateless)
+        return false;
+      break;
+    case torchtidy::UserModuleState::Stateful:
+      break;
+    }
+  }
   bool Constructed = false, AnyWrite = false;
   for (const torchtidy::MemberWrite &W : Facts.Writes) {
     AnyWrite = true;
@@ -26,6 +41,17 @@ bool UnregisteredSubmoduleCheck::isReportable(
   if (!AnyWrite && !Facts.Class.IsSharedPtr && !Facts.Class.InContainer)
     Constructed = true;
   return Constructed;
+}
+
+bool UnregisteredSubmoduleCheck::harmlessByUse(
+    const FieldDecl *Field, const torchtidy::MemberFacts &Facts,
+    torchtidy::MemberUses &Uses) const {
+  // Never written and never read: a member left over, that holds nothing
+  // anyone uses (`torch::nn::Sequential features;`).
+  for (const torchtidy::MemberWrite &W : Facts.Writes)
+    if (!W.IsNull)
+      return false;
+  return Uses.reads(Field) == 0;
 }
 
 void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,

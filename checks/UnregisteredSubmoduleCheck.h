@@ -21,6 +21,9 @@ public:
 
 protected:
   bool isReportable(const torchtidy::MemberFacts &Facts) const override;
+  bool harmlessByUse(const FieldDecl *Field,
+                     const torchtidy::MemberFacts &Facts,
+                     torchtidy::MemberUses &Uses) const override;
   void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
               const torchtidy::MemberFacts &Facts) override;
 

@@ -54,29 +54,37 @@ struct Recursive : data::datasets::Dataset<Recursive> {
   torch::Tensor x_;
 };
 
-// A member tensor the class moved to CUDA in its constructor: every get()
-// then reads GPU memory.
+// A member put on the GPU once, by the constructor or by a method that the
+// training loop calls on the main thread: get() only reads it, and each
+// call does no GPU work of its own. Silent.
 struct OnGpu : data::datasets::Dataset<OnGpu> {
   explicit OnGpu(torch::Tensor x)
       : x_(x.to(torch::kCUDA)), y_(std::move(x)) {}
-  data::Example<> get(size_t i) override {
-    return {x_[i], y_[i] + x_[i]};
-    // CHECK-NOTES: :[[@LINE-1]]:13: warning: reading 'x_', a tensor member the class moved to CUDA, in 'OnGpu::get'
-    // CHECK-NOTES: :[[@LINE-4]]:12: note: 'x_' is made a CUDA tensor here
-  }
+  data::Example<> get(size_t i) override { return {x_[i], y_[i] + x_[i]}; }
   c10::optional<size_t> size() const override { return 10; }
   torch::Tensor x_, y_;
 };
-
-// ... or elsewhere in the class, and read through a helper.
 struct MovedLater : data::datasets::Dataset<MovedLater> {
   void toDevice(torch::Device d) { table_ = table_.to(d).contiguous(); }
   torch::Tensor row(size_t i) { return table_[i]; }
+  data::Example<> get(size_t i) override { return {row(i), labels_[i]}; }
+  c10::optional<size_t> size() const override { return 10; }
+  torch::Tensor table_, labels_;
+};
+
+// A member moved by code that runs on the worker threads (a helper that
+// get() calls), and read through another helper.
+struct MovedOnWorker : data::datasets::Dataset<MovedOnWorker> {
+  void ensureOnGpu() { table_ = table_.cuda(); }
+  torch::Tensor row(size_t i) { return table_[i]; }
   data::Example<> get(size_t i) override {
+    ensureOnGpu();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'MovedOnWorker::ensureOnGpu' does CUDA work ('cuda' moves a tensor to the GPU) in 'MovedOnWorker::get'
+    // CHECK-NOTES: :[[@LINE-5]]:40: note: 'cuda' moves a tensor to the GPU here
     return {row(i), labels_[i]};
-    // CHECK-NOTES: :[[@LINE-1]]:13: warning: 'MovedLater::row' does CUDA work (reading 'table_', a tensor member the class moved to CUDA) in 'MovedLater::get'
-    // CHECK-NOTES: :[[@LINE-4]]:40: note: 'table_' is read here
-    // CHECK-NOTES: :[[@LINE-6]]:45: note: 'table_' is made a CUDA tensor here
+    // CHECK-NOTES: :[[@LINE-1]]:13: warning: 'MovedOnWorker::row' does CUDA work (reading 'table_', a tensor member the class moved to CUDA) in 'MovedOnWorker::get'
+    // CHECK-NOTES: :[[@LINE-7]]:40: note: 'table_' is read here
+    // CHECK-NOTES: :[[@LINE-9]]:33: note: 'table_' is made a CUDA tensor here
   }
   c10::optional<size_t> size() const override { return 10; }
   torch::Tensor table_, labels_;

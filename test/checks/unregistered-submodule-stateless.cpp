@@ -11,5 +11,6 @@ struct NetImpl : torch::nn::Module {
   torch::nn::MaxPool2d pool{nullptr};
   // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: submodule 'pool' of module 'NetImpl' is never registered
   torch::nn::ReLU registered = register_module("registered", torch::nn::ReLU());
+  torch::Tensor forward(torch::Tensor x) { return relu(x); }
 };
 // CHECK-FIXES: NetImpl() { pool = register_module("pool", torch::nn::MaxPool2d(2)); }

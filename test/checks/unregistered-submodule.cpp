@@ -41,6 +41,7 @@ struct TowerImpl : torch::nn::Module {
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: member 'blocks', a container of submodules, of module 'TowerImpl' is never registered; the optimizer, module->to(device), torch::save and eval() do not reach their parameters and state; assign them from register_module()
   torch::nn::Sequential body;
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: submodule 'body' of module 'TowerImpl' is never registered
+  torch::Tensor forward(torch::Tensor x) { return body->forward(x); }
 };
 // CHECK-FIXES: block = register_module("block", Block());
 

@@ -167,6 +167,8 @@ TEST(CudaWork, WalkIsBoundedAndEndsOnRecursion) {
 }
 
 TEST(CudaWork, MembersMovedToCuda) {
+  // M's constructor and later() run on the worker threads (get() calls
+  // them); N's code only on the main thread: it puts data on the GPU once.
   auto AST = parse(R"cc(
     struct M {
       explicit M(torch::Tensor x) : a(x.cuda()), b(x) { c = x.to(torch::kCUDA).view({2}); }
@@ -175,8 +177,25 @@ TEST(CudaWork, MembersMovedToCuda) {
       torch::Tensor f = torch::zeros({2}, torch::kCUDA);
       torch::Tensor g = torch::zeros({2}).cuda().cpu();
     };
+    struct N {
+      explicit N(torch::Tensor x) : a(x.cuda()) {}
+      void later(torch::Device d) { e = e.to(d); }
+      torch::Tensor a, e;
+    };
+    struct OnWorker : torch::data::datasets::Dataset<OnWorker> {
+      torch::data::Example<> get(size_t i) override {
+        M m(x_);
+        m.later(d_);
+        return {x_, x_};
+      }
+      c10::optional<size_t> size() const override { return 1; }
+      torch::Tensor x_;
+      torch::Device d_{torch::kCPU};
+    };
+    void mainThread(torch::Tensor x, torch::Device d) { N n(x); n.later(d); }
   )cc");
   const clang::CXXRecordDecl *M = findClass(*AST, "M");
+  const clang::CXXRecordDecl *N = findClass(*AST, "N");
   CudaWorkFinder Finder(4);
   EXPECT_TRUE(Finder.cudaWriteOf(findField(M, "a")));
   EXPECT_FALSE(Finder.cudaWriteOf(findField(M, "b")));
@@ -184,6 +203,8 @@ TEST(CudaWork, MembersMovedToCuda) {
   EXPECT_TRUE(Finder.cudaWriteOf(findField(M, "e")));
   EXPECT_TRUE(Finder.cudaWriteOf(findField(M, "f")));
   EXPECT_FALSE(Finder.cudaWriteOf(findField(M, "g")));
+  EXPECT_FALSE(Finder.cudaWriteOf(findField(N, "a")));
+  EXPECT_FALSE(Finder.cudaWriteOf(findField(N, "e")));
 }
 
 } // namespace

@@ -472,23 +472,32 @@ const Expr *CudaWorkFinder::cudaWriteOf(const FieldDecl *Field) {
     return nullptr;
   auto [It, Inserted] = CudaFields.try_emplace(RD);
   if (Inserted) {
+    // Only code that can run on a worker thread makes a member a CUDA
+    // tensor that each call does GPU work with: a constructor or a
+    // `to_device()` the main thread calls puts the data on the GPU once.
+    const llvm::DenseSet<const FunctionDecl *> &Worker =
+        workerFunctions(RD->getASTContext());
     auto &Out = It->second;
-    for (const FieldDecl *F : RD->fields())
-      if (isTensorType(F->getType()) && F->hasInClassInitializer() &&
-          isCudaTensorExpr(F->getInClassInitializer(), 0))
-        Out[F] = strip(F->getInClassInitializer());
+    bool CtorOnWorker = false;
     for (const CXXMethodDecl *M : RD->methods()) {
       const FunctionDecl *Def = nullptr;
-      if (!M->hasBody(Def) || Def->isDependentContext())
+      if (!M->hasBody(Def) || Def->isDependentContext() || !Worker.count(Def))
         continue;
-      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def)) {
+        CtorOnWorker = true;
         for (const CXXCtorInitializer *Init : Ctor->inits())
           if (const FieldDecl *F = Init->getMember();
               F && Init->isWritten() && isTensorType(F->getType()) &&
               !Out.count(F) && isCudaTensorExpr(Init->getInit(), 0))
             Out[F] = strip(Init->getInit());
+      }
       collectCudaAssignments(Def->getBody(), RD, Out);
     }
+    if (CtorOnWorker)
+      for (const FieldDecl *F : RD->fields())
+        if (isTensorType(F->getType()) && F->hasInClassInitializer() &&
+            !Out.count(F) && isCudaTensorExpr(F->getInClassInitializer(), 0))
+          Out[F] = strip(F->getInClassInitializer());
   }
   return It->second.lookup(Field);
 }
@@ -510,6 +519,43 @@ static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
   if (!isUserDecl(Def))
     return nullptr;
   return Def;
+}
+
+const llvm::DenseSet<const FunctionDecl *> &
+CudaWorkFinder::workerFunctions(ASTContext &Ctx) {
+  if (Worker)
+    return *Worker;
+  Worker.emplace();
+  // The hooks of the TU, then what they call, MaxCallDepth calls deep.
+  std::vector<std::pair<const FunctionDecl *, unsigned>> Work;
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (getDataHook(MD) && Worker->insert(FD).second)
+        Work.push_back({FD, 0});
+  });
+  while (!Work.empty()) {
+    const FunctionDecl *FD = Work.back().first;
+    const unsigned Depth = Work.back().second;
+    Work.pop_back();
+    if (Depth >= MaxCallDepth)
+      continue;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Callee = Call->getDirectCallee();
+      else if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+        Callee = CE->getConstructor();
+      else if (const auto *L = dyn_cast<LambdaExpr>(S))
+        Callee = L->getCallOperator();
+      const FunctionDecl *Def = Callee;
+      if (!Callee || !Callee->hasBody(Def) || !Def || !isUserDecl(Def) ||
+          Def->isDependentContext())
+        return;
+      if (Worker->insert(Def).second)
+        Work.push_back({Def, Depth + 1});
+    });
+  }
+  return *Worker;
 }
 
 namespace {

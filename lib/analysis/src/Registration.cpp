@@ -11,6 +11,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace torchtidy {
@@ -292,6 +294,14 @@ public:
     return true;
   }
 
+  /// `auto b = register_module(name, Block(...));`: b holds a registered
+  /// module, and a member it is stored into is registered.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getInit() && isRegistrationExpr(VD->getInit()))
+      RegisteredVars.insert(VD);
+    return true;
+  }
+
 private:
   MemberFacts *factsFor(const FieldDecl *FD, bool Create) {
     auto *It = Members.find(FD);
@@ -529,6 +539,190 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
     if (Members.count(FD))
       Walker.visitDefaultMemberInitializer(FD);
   return Walker.run(Walked);
+}
+
+//===----------------------------------------------------------------------===//
+// MemberUses
+//===----------------------------------------------------------------------===//
+
+/// `this->m` or `m` of a data member.
+static const FieldDecl *memberOfThis(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+/// The member expression \p E reads through ops that keep it the same
+/// tensor or take a part of it (`P`, `P.index({i})`, `P.slice(0, 0, n)`,
+/// `P[i]`), else null.
+static const MemberExpr *readMember(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    E = stripValue(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return memberOfThis(ME) ? ME : nullptr;
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+        return nullptr;
+      E = Op->getArg(0);
+      continue;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    if (!MC || formOf(MC->getMethodDecl()) != op::Method)
+      return nullptr;
+    const uint64_t Facts = callFacts(MC);
+    const StringRef Name = MC->getMethodDecl()->getName();
+    if (!(Facts & (op::ValuePreserving | op::Slices)) && Name != "index")
+      return nullptr;
+    E = MC->getImplicitObjectArgument();
+  }
+  return nullptr;
+}
+
+/// The argument of `.to(...)` names another tensor's device: `x.device()`,
+/// `x.options()`, `x` itself.
+static bool isDeviceOfTensor(const Expr *Arg) {
+  bool Found = false;
+  std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S,
+                                                         unsigned Depth) {
+    if (!S || Found || Depth > limits::PeeledWrappers)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (isTensorType(E->getType().getNonReferenceType()) &&
+          isa<DeclRefExpr, MemberExpr>(E->IgnoreParenImpCasts())) {
+        Found = true;
+        return;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(E))
+        if (callFacts(Call) & (op::DeviceOfTensor | op::OptionsOfTensor)) {
+          Found = true;
+          return;
+        }
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child, Depth + 1);
+  };
+  Walk(Arg, 0);
+  return Found;
+}
+
+void MemberUses::build() {
+  if (Built)
+    return;
+  Built = true;
+  llvm::DenseSet<const MemberExpr *> Written, Moved;
+  auto Visit = [&](const Stmt *S) {
+    // `m = value`: a write, not a read.
+    const Expr *LHS = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Assign)
+      LHS = BO->getLHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      LHS = Op->getArg(0);
+    if (LHS)
+      if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
+        Written.insert(ME);
+    // `m.to(x.device())`: moved first.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if ((callFacts(MC) & op::MovesToArgument) &&
+          formOf(MC->getMethodDecl()) == op::Method && MC->getNumArgs() >= 1 &&
+          isDeviceOfTensor(MC->getArg(0)))
+        if (const MemberExpr *ME = readMember(MC->getImplicitObjectArgument()))
+          Moved.insert(ME);
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (const FieldDecl *F = memberOfThis(ME))
+        if (!Written.count(ME)) {
+          auto &C = Counts[F];
+          ++C.first;
+          if (Moved.count(ME))
+            ++C.second;
+        }
+  };
+  // Pre-order: the assignment and the `.to` call are seen before the member
+  // expressions inside them.
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          forEachOwnStmt(Init->getInit(), Visit);
+    forEachOwnStmt(FD->getBody(), Visit);
+  });
+}
+
+unsigned MemberUses::reads(const FieldDecl *Field) {
+  build();
+  return Counts.lookup(Field).first;
+}
+
+bool MemberUses::onlyMovedToAnotherDevice(const FieldDecl *Field) {
+  build();
+  auto C = Counts.lookup(Field);
+  return C.first > 0 && C.first == C.second;
+}
+
+//===----------------------------------------------------------------------===//
+// User modules without state
+//===----------------------------------------------------------------------===//
+
+static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD || Depth > limits::HierarchyDepth)
+    return UserModuleState::NotVisible;
+  for (const FieldDecl *F : RD->fields())
+    if (classifyMemberType(F->getType()).K != MemberClass::None)
+      return UserModuleState::Stateful;
+  ModuleRegistration Reg;
+  if (!Reg.analyze(RD))
+    return UserModuleState::NotVisible;
+  // Any registration at all, stored in a member or not, and any test of
+  // the training mode in its methods.
+  bool Stateful = false;
+  bool ForwardSeen = false;
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    const bool IsForward = MD->getIdentifier() && MD->getName() == "forward";
+    if (!MD->hasBody(Def)) {
+      if (IsForward)
+        return UserModuleState::NotVisible;
+      continue;
+    }
+    ForwardSeen |= IsForward;
+    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        return;
+      if (isRegistrationCall(Call))
+        Stateful = true;
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (Callee->getIdentifier() && Callee->getName() == "is_training" &&
+            formOf(Callee) == op::ModuleBase)
+          Stateful = true;
+    });
+  }
+  if (Stateful)
+    return UserModuleState::Stateful;
+  if (!ForwardSeen)
+    return UserModuleState::NotVisible;
+  for (const CXXBaseSpecifier &B : RD->bases()) {
+    const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
+    if (!Base || isModuleBaseClass(Base))
+      continue;
+    // torch::nn::Cloneable<Self> adds clone() and no state.
+    if (hasQualifiedName(Base, "Cloneable", {"torch", "nn"}))
+      continue;
+    UserModuleState S = stateOf(Base, Depth + 1);
+    if (S != UserModuleState::Stateless)
+      return S;
+  }
+  return UserModuleState::Stateless;
+}
+
+UserModuleState userModuleState(const CXXRecordDecl *Impl) {
+  return stateOf(Impl, 0);
 }
 
 } // namespace torchtidy

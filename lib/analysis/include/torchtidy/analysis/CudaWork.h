@@ -14,9 +14,11 @@
 #ifndef TORCHTIDY_ANALYSIS_CUDAWORK_H
 #define TORCHTIDY_ANALYSIS_CUDAWORK_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
@@ -121,10 +123,18 @@ public:
   /// in source order within each group.
   std::vector<CudaWorkFinding> find(const clang::FunctionDecl *Root);
 
-  /// Where the class of \p Field makes it a CUDA tensor (a default member
-  /// initialiser, a constructor initialiser or an assignment in a method
-  /// defined in the translation unit), else null.
+  /// Where the class of \p Field makes it a CUDA tensor in code that can
+  /// run on a DataLoader worker thread (a method or constructor reached from
+  /// a data hook of the translation unit, MaxCallDepth calls deep), else
+  /// null. A member put on the GPU once by the main thread (a constructor,
+  /// a `to_device()` of the training loop) is not: each call of the hook
+  /// then only reads it.
   const clang::Expr *cudaWriteOf(const clang::FieldDecl *Field);
+
+  /// The functions that can run on a worker thread: the data hooks of the
+  /// translation unit and what they call, MaxCallDepth calls deep.
+  const llvm::DenseSet<const clang::FunctionDecl *> &
+  workerFunctions(clang::ASTContext &Ctx);
 
   /// Number of function bodies scanned so far (for tests of the walk's
   /// bounds).
@@ -146,6 +156,7 @@ private:
   llvm::DenseMap<const clang::CXXRecordDecl *,
                  llvm::DenseMap<const clang::FieldDecl *, const clang::Expr *>>
       CudaFields;
+  std::optional<llvm::DenseSet<const clang::FunctionDecl *>> Worker;
 };
 
 } // namespace torchtidy

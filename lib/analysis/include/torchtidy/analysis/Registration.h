@@ -87,6 +87,42 @@ private:
   llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
 };
 
+/// What a user's module class holds, as far as registering it matters.
+enum class UserModuleState {
+  NotVisible, ///< its building code or forward() is not in this TU
+  Stateful,   ///< parameters, buffers, children, or train/eval behaviour
+  Stateless,  ///< none of these: as harmless unregistered as a ReLU
+};
+
+/// Whether the user's module class \p Impl (defined in user code, not
+/// LibTorch's) holds state: a tensor or submodule member, a registration
+/// call in its building code, a call of is_training() in its methods, or a
+/// base other than torch::nn::Module / Cloneable that does.
+UserModuleState userModuleState(const clang::CXXRecordDecl *Impl);
+
+/// How the user code of a translation unit reads the data members of its
+/// classes: each read (not counting plain assignments to the member), and
+/// the reads that move the member to another tensor's device first
+/// (`P.to(x.device())`, `P.index({i}).to(x.options())`, `P.to(x)`), which
+/// cannot mix devices whatever device the member is on. Built on the first
+/// question, one walk over the user code.
+class MemberUses {
+public:
+  explicit MemberUses(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The reads of \p Field in user code.
+  unsigned reads(const clang::FieldDecl *Field);
+  /// \p Field is read, and every read moves it to another tensor's device.
+  bool onlyMovedToAnotherDevice(const clang::FieldDecl *Field);
+
+private:
+  void build();
+  clang::ASTContext &Ctx;
+  bool Built = false;
+  llvm::DenseMap<const clang::FieldDecl *, std::pair<unsigned, unsigned>>
+      Counts; // reads, moved reads
+};
+
 /// The callee of \p Call is register_buffer, register_parameter or
 /// register_module of torch::nn::Module (or, in a template with a dependent
 /// base, a call by that name through `this`).

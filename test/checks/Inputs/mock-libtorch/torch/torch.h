@@ -336,6 +336,7 @@ public:
   explicit Module(std::string name);
   Module();
   virtual ~Module() = default;
+  virtual bool is_training() const noexcept;
   Tensor &register_parameter(std::string name, Tensor tensor,
                              bool requires_grad = true);
   Tensor &register_buffer(std::string name, Tensor tensor);
