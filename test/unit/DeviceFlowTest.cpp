@@ -176,4 +176,60 @@ TEST(DeviceFlow, ContainsIndexOpAndDependentCode) {
   EXPECT_TRUE(containsIndexOp(Find("h")->getBody()));
 }
 
+/// The ops of `f` whose operands must be on one device, each as "op:
+/// fact, fact..." (a module call names the module's fact first).
+std::vector<std::string> combines(const std::string &Code) {
+  auto AST = parse(Code);
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                  AST->getASTContext());
+  EXPECT_EQ(Fs.size(), 1u);
+  if (Fs.empty())
+    return {};
+  DeviceFlow Flow;
+  Flow.setCollectCombineSites(true);
+  EXPECT_TRUE(Flow.analyze(Fs.front().getNodeAs<clang::FunctionDecl>("f"),
+                           AST->getASTContext()));
+  std::vector<std::string> Out;
+  for (const CombineSiteFacts &C : Flow.combineSites()) {
+    std::string S =
+        C.Module ? "module " + C.ModuleFact.describe() + ":" : "op:";
+    for (const OperandFact &O : C.Operands)
+      S += " " + O.Fact.describe() + ";";
+    Out.push_back(S);
+  }
+  return Out;
+}
+
+TEST(DeviceFlow, CombineSites) {
+  // Operators of two tensors, table ops (SameDevice), list elements.
+  EXPECT_EQ(
+      combines("void f(torch::Tensor x) { auto z = torch::zeros({2}); "
+               "x + z; x * 2.0; x.mul(z); torch::cat({x, z, x}); "
+               "x.index_select(0, z); }"),
+      (V{"op: the device of 'x'; the CPU;", "op: the device of 'x'; the CPU;",
+         "op: the device of 'x'; the CPU; the device of 'x';"}));
+  // Nested operators are each one site, in source order; index ops and
+  // scalar operands are none.
+  EXPECT_EQ(combines("void f(torch::Tensor x, torch::Tensor y) { "
+                     "(x + y) - x; }"),
+            (V{"op: the device of 'x'; the device of 'x';",
+               "op: the device of 'x'; the device of 'y';"}));
+  // A module call: its device, then its tensor inputs; its output is on
+  // the module's device.
+  EXPECT_EQ(
+      combines("struct M : torch::nn::Module { torch::nn::Linear fc{nullptr};"
+               " torch::Tensor f(torch::Tensor x) { auto h = fc(x); "
+               "return h + torch::ones({2}); } };"),
+      (V{"module the device of 'fc': the device of 'x';",
+         "op: the device of 'fc'; the CPU;"}));
+  // Off unless asked.
+  auto AST = parse("void f(torch::Tensor x) { x + x; }");
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                  AST->getASTContext());
+  DeviceFlow Flow;
+  ASSERT_TRUE(Flow.analyze(Fs.front().getNodeAs<clang::FunctionDecl>("f"),
+                           AST->getASTContext()));
+  EXPECT_TRUE(Flow.combineSites().empty());
+}
+
 } // namespace

@@ -103,9 +103,7 @@ static bool isTensorOptions(QualType T) {
          hasQualifiedName(RD, "TensorOptions", {"at"});
 }
 
-/// A type whose value is a device and nothing else: Device, DeviceType,
-/// optional<Device>.
-static bool isDeviceValued(QualType T) {
+bool isDeviceValued(QualType T) {
   if (T.isNull())
     return false;
   if (isDeviceTypeEnum(T) || isDeviceClass(T))
@@ -114,8 +112,7 @@ static bool isDeviceValued(QualType T) {
   return !V.isNull() && (isDeviceClass(V) || isDeviceTypeEnum(V));
 }
 
-/// A parameter type through which a device can be passed.
-static bool carriesDevice(QualType T) {
+bool carriesDevice(QualType T) {
   return isDeviceValued(T) || isTensorOptions(T);
 }
 

@@ -407,8 +407,9 @@ public:
 class Transfer {
 public:
   Transfer(ASTContext &Ctx, const llvm::DenseSet<const ValueDecl *> &Escaped,
-           std::vector<IndexSiteFacts> *Sites)
-      : Ctx(Ctx), Escaped(Escaped), Sites(Sites) {}
+           std::vector<IndexSiteFacts> *Sites,
+           std::vector<CombineSiteFacts> *Combines = nullptr)
+      : Ctx(Ctx), Escaped(Escaped), Sites(Sites), Combines(Combines) {}
 
   void apply(const Stmt *S, State &St) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
@@ -422,6 +423,8 @@ public:
       return;
     if (Sites)
       recordSite(Call, St);
+    if (Combines)
+      recordCombine(Call, St);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
         assign(Op->getArg(0), Op->getArg(1), Op, St);
@@ -627,7 +630,9 @@ private:
     if (moduleForwardCall(Call, &ModuleExpr)) {
       DeviceFact F = moduleDevice(ModuleExpr, St);
       F.ZeroDim = false;
-      return F.isKnown() ? F : DeviceFact::unknown();
+      // A module's output is on its device: known, or "the device of m".
+      return F.isKnown() || F.K == DeviceFact::SameAs ? F
+                                                      : DeviceFact::unknown();
     }
     const FunctionDecl *FD = Call->getDirectCallee();
     if (!FD)
@@ -910,9 +915,99 @@ private:
     Sites->push_back(R);
   }
 
+  /// The elements of a braced list argument (`{a, b}` as an
+  /// initializer_list, an ArrayRef or a vector), else none.
+  static llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
+    llvm::SmallVector<const Expr *, 4> Out;
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+      if (Ctor->getNumArgs() >= 1)
+        E = Ctor->getArg(0)->IgnoreImplicit();
+    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = List->getSubExpr()->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      for (const Expr *Init : IL->inits())
+        Out.push_back(Init);
+    return Out;
+  }
+
+  /// Binary operators of two tensors that compute elementwise.
+  static bool isCombiningOperator(OverloadedOperatorKind K) {
+    switch (K) {
+    case OO_Plus:
+    case OO_Minus:
+    case OO_Star:
+    case OO_Slash:
+    case OO_Percent:
+    case OO_Amp:
+    case OO_Pipe:
+    case OO_Caret:
+    case OO_Less:
+    case OO_Greater:
+    case OO_LessEqual:
+    case OO_GreaterEqual:
+    case OO_EqualEqual:
+    case OO_ExclaimEqual:
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
+    case OO_SlashEqual:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  void addOperand(CombineSiteFacts &R, const Expr *E, const State &St) {
+    if (isTensor(E->getType())) {
+      R.Operands.push_back({E, eval(E, St)});
+      return;
+    }
+    for (const Expr *Element : listElements(E))
+      if (isTensor(Element->getType()))
+        R.Operands.push_back({Element, eval(Element, St)});
+  }
+
+  void recordCombine(const CallExpr *Call, const State &St) {
+    CombineSiteFacts R;
+    R.Call = Call;
+    const Expr *ModuleExpr = nullptr;
+    if (moduleForwardCall(Call, &ModuleExpr)) {
+      R.Module = ModuleExpr;
+      R.ModuleFact = moduleDevice(ModuleExpr, St);
+      const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+      for (unsigned I = First; I < Call->getNumArgs(); ++I)
+        if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
+          addOperand(R, Call->getArg(I), St);
+      if (!R.Operands.empty())
+        Combines->push_back(std::move(R));
+      return;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getNumArgs() != 2 || !isCombiningOperator(Op->getOperator()) ||
+          !isTensor(Op->getArg(0)->getType()) ||
+          !isTensor(Op->getArg(1)->getType()))
+        return;
+      addOperand(R, Op->getArg(0), St);
+      addOperand(R, Op->getArg(1), St);
+      Combines->push_back(std::move(R));
+      return;
+    }
+    if (!(callFacts(Call) & op::SameDevice))
+      return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      addOperand(R, MC->getImplicitObjectArgument(), St);
+    for (const Expr *Arg : Call->arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg))
+        addOperand(R, Arg, St);
+    if (R.Operands.size() >= 2)
+      Combines->push_back(std::move(R));
+  }
+
   ASTContext &Ctx;
   const llvm::DenseSet<const ValueDecl *> &Escaped;
   std::vector<IndexSiteFacts> *Sites;
+  std::vector<CombineSiteFacts> *Combines;
 };
 
 } // namespace
@@ -988,8 +1083,10 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
     Work.enqueueSuccessors(B);
   }
 
-  // With the fixed point known, read the facts at each index op.
-  Transfer Reader(Ctx, Escaped, &Sites);
+  // With the fixed point known, read the facts at each index op (and, when
+  // asked, at each op that needs its operands on one device).
+  Combines.clear();
+  Transfer Reader(Ctx, Escaped, &Sites, CollectCombines ? &Combines : nullptr);
   for (const CFGBlock *B : *G) {
     if (!B)
       continue;
@@ -1011,6 +1108,22 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
                             return A.Call == B.Call;
                           }),
               Sites.end());
+  // Each call once (nested operators share a begin location, so duplicates
+  // need not be adjacent after sorting).
+  llvm::DenseSet<const CallExpr *> SeenCombine;
+  Combines.erase(std::remove_if(Combines.begin(), Combines.end(),
+                                [&](const CombineSiteFacts &C) {
+                                  return !SeenCombine.insert(C.Call).second;
+                                }),
+                 Combines.end());
+  // Nested operators share a begin location: the inner one ends first.
+  std::sort(Combines.begin(), Combines.end(),
+            [](const CombineSiteFacts &A, const CombineSiteFacts &B) {
+              return std::make_pair(compat::beginLoc(A.Call).getRawEncoding(),
+                                    A.Call->getEndLoc().getRawEncoding()) <
+                     std::make_pair(compat::beginLoc(B.Call).getRawEncoding(),
+                                    B.Call->getEndLoc().getRawEncoding());
+            });
   return true;
 }
 

@@ -57,6 +57,14 @@ enum class DeviceClass {
   Configurable, ///< a Device member, parameter or variable not provably CPU
 };
 
+/// A type whose value is a device and nothing else: `c10::Device`,
+/// `c10::DeviceType`, `optional<Device>`.
+bool isDeviceValued(clang::QualType T);
+
+/// A parameter type through which a device can be passed: a device-valued
+/// type or `TensorOptions`.
+bool carriesDevice(clang::QualType T);
+
 /// Classifies \p E, looking through implicit conversions, temporaries,
 /// `TensorOptions` chains, `?:` and the initialisers of local variables.
 DeviceClass classifyDevice(const clang::Expr *E);

@@ -34,6 +34,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <string>
 #include <vector>
@@ -106,6 +107,27 @@ struct IndexSiteFacts {
   IndexDeviceMismatch Mismatch = IndexDeviceMismatch::None;
 };
 
+/// One tensor operand of an op that needs its operands on one device.
+struct OperandFact {
+  const clang::Expr *E = nullptr;
+  DeviceFact Fact;
+};
+
+/// An op whose tensor operands must be on one device: an arithmetic or
+/// comparison operator on two tensors, a call of an op with the table's
+/// SameDevice fact (`a.mul(b)`, `torch::cat({a, b})`), or a module call,
+/// whose parameters meet its inputs.
+struct CombineSiteFacts {
+  const clang::CallExpr *Call = nullptr;
+  /// The module of a module call (the expression of its holder, pointer or
+  /// Impl), else null; ModuleFact is its device.
+  const clang::Expr *Module = nullptr;
+  DeviceFact ModuleFact;
+  /// The tensor operands (for a module call: its tensor arguments), with
+  /// the elements of a list argument (`cat({a, b})`) each on its own.
+  llvm::SmallVector<OperandFact, 3> Operands;
+};
+
 /// Whether \p Source indexed by \p Index at an op of kind \p K is certain to
 /// fail (or, for Tensor::index, to copy): CPU against CUDA, or CPU against a
 /// device chosen at run time. Unknown and SameAs never are. A 0-dim CPU
@@ -134,8 +156,18 @@ public:
   /// The facts at each index op reached, in CFG order.
   llvm::ArrayRef<IndexSiteFacts> sites() const { return Sites; }
 
+  /// Also record the facts at each op whose operands must be on one device
+  /// (off by default: the index checks need only the index ops).
+  void setCollectCombineSites(bool On) { CollectCombines = On; }
+
+  /// The facts at each such op reached, in source order (empty unless
+  /// setCollectCombineSites(true) came before analyze()).
+  llvm::ArrayRef<CombineSiteFacts> combineSites() const { return Combines; }
+
 private:
   std::vector<IndexSiteFacts> Sites;
+  std::vector<CombineSiteFacts> Combines;
+  bool CollectCombines = false;
 };
 
 } // namespace torchtidy

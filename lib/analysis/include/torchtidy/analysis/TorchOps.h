@@ -102,6 +102,12 @@ enum Fact : uint64_t {
   ReadsBytes = 1ull << 46,  ///< istream::read / fread: bytes into a buffer
   LoadsTensor = 1ull << 47, ///< torch::load / pickle_load: a tensor from a file
   ExtractsValue = 1ull << 48, ///< item / item<T>: a tensor's value on the host
+  // Bits 49-58 are left to other facts; 59-63 are the hard-coded-device and
+  // CUDA-error checks'.
+  /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
+  /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
+  /// their operator kind, not by this table.
+  SameDevice = 1ull << 59,
 };
 
 /// Registration calls of torch::nn::Module.
