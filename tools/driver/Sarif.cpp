@@ -29,6 +29,11 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "calls, kernel launches, reads of member tensors moved to CUDA) in a "
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
+      {"libtorch-hardcoded-device",
+       "Finds tensors that a torch::nn::Module subclass creates on, or moves "
+       "to, a device fixed in its code (torch::kCUDA, \"cuda:0\", .cuda(), a "
+       "device index literal, a global device), and factories without a "
+       "device in forward() that meet the module's inputs or parameters."},
       {"libtorch-unchecked-index",
        "Finds index tensors that come from outside the function and reach an "
        "embedding, an index op or a loss target with no bounds check on every "

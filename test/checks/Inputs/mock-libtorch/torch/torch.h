@@ -6,12 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <initializer_list>
 #include <tuple>
 #include <type_traits>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,7 @@ struct Device {
   Device(DeviceType t, int index = -1) : type_(t), index_(index) {}
   Device(const std::string &s);
   DeviceType type() const { return type_; }
+  int8_t index() const { return index_; }
   bool is_cuda() const { return type_ == DeviceType::CUDA; }
   bool is_cpu() const { return type_ == DeviceType::CPU; }
 
@@ -65,11 +68,33 @@ using IntArrayRef = ArrayRef<int64_t>;
 } // namespace c10
 
 namespace c10 {
+// c10/util/Exception.h: LibTorch's errors derive from std::exception (not
+// std::runtime_error).
+class Error : public std::exception {
+public:
+  Error(std::string msg);
+  const char *what() const noexcept override;
+  const std::string &msg() const;
+};
+class IndexError : public Error {
+  using Error::Error;
+};
+class OutOfMemoryError : public Error {
+  using Error::Error;
+};
 namespace detail {
 [[noreturn]] void torchCheckFail(const char *func, const char *file,
                                  uint32_t line, const char *msg);
 } // namespace detail
+// c10/cuda/CUDAException.h
+class CUDAError : public c10::Error {
+  using Error::Error;
+};
 namespace cuda {
+// c10/cuda/CUDACachingAllocator.h
+namespace CUDACachingAllocator {
+void emptyCache();
+} // namespace CUDACachingAllocator
 struct CUDAStream {
   void synchronize() const;
 };
@@ -168,6 +193,9 @@ public:
   Tensor abs() const;
   Tensor add(const Tensor &) const;
   Tensor mul(const Tensor &) const;
+  Tensor sub(const Tensor &) const;
+  Tensor matmul(const Tensor &) const;
+  Tensor triu(int64_t diagonal = 0) const;
   Tensor max() const;
   Tensor min() const;
   Tensor all() const;
@@ -256,6 +284,7 @@ Tensor randperm(int64_t n, TensorOptions options = {});
 Tensor arange(const Scalar &end, TensorOptions options = {});
 Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options = {});
 Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = {});
+Tensor tensor(double value, TensorOptions options = {});
 Tensor tensor(const std::vector<int64_t> &values, TensorOptions options = {});
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
 Tensor scalar_tensor(const Scalar &s, TensorOptions options = {});
@@ -321,6 +350,14 @@ void synchronize(int64_t device_index = -1);
 struct NoGradGuard {
   NoGradGuard();
   ~NoGradGuard();
+};
+using Error = c10::Error;
+// torch/library.h: operator registration (`m.impl("mul", torch::kCUDA, f)`).
+class Library {
+public:
+  template <typename Func> Library &impl(const char *name, Func &&raw_f) &;
+  template <typename Dispatch, typename Func>
+  Library &impl(const char *name, Dispatch &&key, Func &&raw_f) &;
 };
 
 template <typename Key, typename Value> class OrderedDict {

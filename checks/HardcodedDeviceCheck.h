@@ -1,0 +1,46 @@
+//===--- HardcodedDeviceCheck.h - torch-tidy --------------------*- C++ -*-===//
+
+#ifndef TORCHTIDY_CHECKS_HARDCODEDDEVICECHECK_H
+#define TORCHTIDY_CHECKS_HARDCODEDDEVICECHECK_H
+
+#include "ClangTidyCheck.h"
+#include "torchtidy/analysis/HardcodedDevice.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::libtorch {
+
+/// Finds tensors that a torch::nn::Module subclass creates on, or moves to,
+/// a device fixed in its code (torch::kCUDA, "cuda:0", .cuda(), a device
+/// index literal, a global device), and factories without a device in
+/// forward() that meet the module's inputs or parameters.
+///
+/// For the user-facing documentation see:
+/// docs/checks/hardcoded-device.md
+class HardcodedDeviceCheck : public ClangTidyCheck {
+public:
+  HardcodedDeviceCheck(StringRef Name, ClangTidyContext *Context);
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+
+private:
+  void reportFixed(const torchtidy::HardcodedDeviceSite &Site, ASTContext &Ctx);
+  void reportNoDevice(const torchtidy::HardcodedDeviceSite &Site,
+                      ASTContext &Ctx);
+  void reportDefaultArgument(const torchtidy::HardcodedDeviceSite &Site,
+                             ASTContext &Ctx);
+  void noteDevice(const torchtidy::FixedDevice &D);
+
+  const unsigned MaxCallDepth;
+  /// Sites already reported: a class template's instantiations share them.
+  llvm::DenseSet<unsigned> Reported;
+};
+
+} // namespace clang::tidy::libtorch
+
+#endif

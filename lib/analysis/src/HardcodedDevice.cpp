@@ -1,0 +1,741 @@
+//===--- HardcodedDevice.cpp - Devices a module fixes in its code ---------===//
+
+#include "torchtidy/analysis/HardcodedDevice.h"
+#include "torchtidy/analysis/DeviceFlow.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace clang;
+
+namespace torchtidy {
+
+namespace {
+
+const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+}
+
+bool isOptionsType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+         hasQualifiedName(RD, "TensorOptions", {"at"});
+}
+
+bool isDeviceRecord(QualType T) {
+  return hasQualifiedName(recordOf(T), "Device", {"c10"});
+}
+
+/// Looks through what the compiler adds: parens, implicit casts,
+/// temporaries, cleanups, copies, and implicit converting constructions
+/// (`kCUDA` passed as TensorOptions). A construction the user wrote
+/// (`torch::Device(torch::kCUDA)`, a member initialiser) stays.
+const Expr *peel(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    const Expr *Next = E->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(Next))
+      Next = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = BT->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(Next))
+      Next = IC->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
+             CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() >= 1 &&
+             CE->getConstructor() &&
+             (CE->getConstructor()->isCopyOrMoveConstructor() ||
+              CE->getParenOrBraceRange().isInvalid()))
+      Next = CE->getArg(0);
+    if (Next == E)
+      break;
+    E = Next;
+  }
+  return E;
+}
+
+/// The construction under a functional cast (`torch::Device(kCUDA, 0)` is a
+/// CXXTemporaryObjectExpr, `torch::Device(kCUDA)` a cast around one).
+const CXXConstructExpr *writtenConstruction(const Expr *E) {
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  return dyn_cast<CXXConstructExpr>(E);
+}
+
+/// The device-valued expression a device argument is spelled with: through
+/// TensorOptions chains and constructions down to the Device or DeviceType
+/// expression (or the variable) that names the device.
+const Expr *deviceSpelling(const Expr *E) {
+  E = peel(E);
+  for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
+    if (!isOptionsType(E->getType()))
+      return E;
+    if (const CXXConstructExpr *CE = writtenConstruction(E)) {
+      if (CE->getNumArgs() >= 1 && isDeviceValued(CE->getArg(0)->getType())) {
+        E = peel(CE->getArg(0));
+        continue;
+      }
+      return E;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return E;
+    const uint64_t Facts = callFacts(Call);
+    if ((Facts & op::OptionsDevice) && Call->getNumArgs() >= 1) {
+      // `.device(d)` of options, or the free `torch::device(d)`.
+      E = peel(Call->getArg(0));
+      continue;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+    if (MC && (Facts & op::OptionsNonDevice) &&
+        formOf(MC->getMethodDecl()) == op::Options) {
+      // `.dtype(t)`: the device is the one of the options it is called on.
+      E = peel(MC->getImplicitObjectArgument());
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+/// `torch::cuda::is_available()` somewhere in \p S.
+bool mentionsCudaAvailability(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > limits::SearchDepth)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (callFacts(CE) & op::CudaAvailability)
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsCudaAvailability(Child, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The field a plain assignment `field = value` (through `this`) writes.
+const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() != BO_Assign)
+      return nullptr;
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+      return nullptr;
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+  } else {
+    return nullptr;
+  }
+  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  *Value = RHS;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
+FixedDevice classify(const Expr *E, unsigned Depth);
+
+/// A device member is fixed when every write of it in the TU is: its
+/// default initialiser, each constructor's initialiser, each assignment in
+/// a method of the class. A constructor or a non-const method that is not
+/// defined in the TU may set it from outside: then nothing is known.
+FixedDevice classifyMember(const FieldDecl *F, unsigned Depth) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || !isUserDecl(RD) || !carriesDevice(F->getType()))
+    return {};
+  llvm::SmallVector<const Expr *, 4> Writes;
+  if (const Expr *Init = F->getInClassInitializer())
+    Writes.push_back(Init);
+  for (const CXXMethodDecl *M : RD->methods()) {
+    if (M->isImplicit() || M->isDefaulted() || M->isDeleted() ||
+        M->isPureVirtual())
+      continue;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
+    if (Ctor && Ctor->isCopyOrMoveConstructor())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!M->hasBody(Def) || !Def) {
+      if (Ctor || !M->isConst())
+        return {};
+      continue;
+    }
+    if (Def->isDependentContext())
+      return {};
+    if (const auto *CtorDef = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : CtorDef->inits())
+        if (Init->getMember() == F && Init->isWritten())
+          Writes.push_back(Init->getInit());
+    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+      const Expr *Value = nullptr;
+      if (assignedField(S, &Value) == F)
+        Writes.push_back(Value);
+    });
+  }
+  if (Writes.empty())
+    return {};
+  FixedDevice First;
+  for (const Expr *W : Writes) {
+    FixedDevice D = classify(W, Depth + 1);
+    if (!D)
+      return {};
+    if (!First)
+      First = D;
+  }
+  FixedDevice R;
+  R.K = FixedDevice::Member;
+  R.Holder = F;
+  R.SetAt = peel(Writes.front());
+  R.WhenAvailable = First.WhenAvailable;
+  return R;
+}
+
+/// A global, namespace-scope, static member or static local device: one
+/// for the whole process, not the module's.
+FixedDevice classifyGlobal(const VarDecl *V) {
+  if (!carriesDevice(V->getType()))
+    return {};
+  const Expr *Init = V->getAnyInitializer();
+  const DeviceClass C = Init ? classifyDevice(Init) : DeviceClass::Unknown;
+  // A constant CPU device, or options that carry none, is no fixed GPU.
+  if (C == DeviceClass::NotADevice ||
+      (C == DeviceClass::CPU && V->getType().isConstQualified()))
+    return {};
+  FixedDevice R;
+  R.K = FixedDevice::Global;
+  R.Holder = V;
+  R.SetAt = C == DeviceClass::CUDA ? peel(Init) : nullptr;
+  R.WhenAvailable = Init && mentionsCudaAvailability(Init);
+  return R;
+}
+
+FixedDevice classify(const Expr *E, unsigned Depth) {
+  if (!E || Depth > limits::DeviceValueSteps)
+    return {};
+  const Expr *S = deviceSpelling(E);
+  if (!S)
+    return {};
+  const Expr *Bare = S->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || isa<ParmVarDecl>(V))
+      return {};
+    if (V->hasGlobalStorage()) {
+      // torch::kCUDA itself is a constant of c10, not a user's global.
+      if (!isUserDecl(V)) {
+        if (classifyDevice(S) != DeviceClass::CUDA)
+          return {};
+        FixedDevice R;
+        R.K = FixedDevice::Literal;
+        R.Spelling = S;
+        return R;
+      }
+      FixedDevice R = classifyGlobal(V);
+      R.Spelling = S;
+      return R;
+    }
+    // A local: judged by its initialiser; the fix-it replaces the name.
+    FixedDevice R = classify(V->getInit(), Depth + 1);
+    if (!R)
+      return {};
+    R.Spelling = S;
+    if (R.K == FixedDevice::Literal) {
+      R.Holder = V;
+      R.SetAt = peel(V->getInit());
+    }
+    return R;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Bare)) {
+    FixedDevice R;
+    if (const auto *V = dyn_cast<VarDecl>(ME->getMemberDecl()))
+      R = isUserDecl(V) ? classifyGlobal(V) : FixedDevice();
+    else if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      R = classifyMember(F, Depth);
+    if (R)
+      R.Spelling = S;
+    return R;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Bare)) {
+    for (const Expr *Branch : {CO->getTrueExpr(), CO->getFalseExpr()}) {
+      FixedDevice R = classify(Branch, Depth + 1);
+      if (!R)
+        continue;
+      if (R.K == FixedDevice::Literal) {
+        R.Spelling = S;
+        R.Holder = nullptr;
+        R.SetAt = nullptr;
+      }
+      R.WhenAvailable |= mentionsCudaAvailability(CO->getCond());
+      return R;
+    }
+    return {};
+  }
+  // A copy or a conversion the user wrote (`torch::Device(d)`, a member
+  // initialiser `device_(d)`): the device is its argument's.
+  if (const CXXConstructExpr *CE = writtenConstruction(Bare)) {
+    unsigned Written = 0;
+    for (const Expr *Arg : CE->arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg))
+        ++Written;
+    if (Written == 1 && CE->getNumArgs() >= 1 &&
+        (carriesDevice(CE->getArg(0)->getType()) ||
+         isOptionsType(CE->getArg(0)->getType()))) {
+      FixedDevice R = classify(CE->getArg(0), Depth + 1);
+      if (R && R.K == FixedDevice::Literal)
+        R.Spelling = S;
+      return R;
+    }
+  }
+  const DeviceClass C = classifyDevice(S);
+  if (C == DeviceClass::CUDA) {
+    FixedDevice R;
+    R.K = FixedDevice::Literal;
+    R.Spelling = S;
+    R.WhenAvailable = mentionsCudaAvailability(S);
+    return R;
+  }
+  if (C == DeviceClass::CPU || C == DeviceClass::NotADevice)
+    return {};
+  // Device(type, 0): whatever the type, the index is fixed.
+  if (const CXXConstructExpr *CE = writtenConstruction(Bare);
+      CE && isDeviceRecord(CE->getType()) && CE->getNumArgs() >= 2 &&
+      !isa<CXXDefaultArgExpr>(CE->getArg(1))) {
+    if (isa<IntegerLiteral>(CE->getArg(1)->IgnoreParenImpCasts())) {
+      FixedDevice R;
+      R.K = FixedDevice::IndexLiteral;
+      R.Spelling = S;
+      return R;
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+FixedDevice classifyFixedDevice(const Expr *E) { return classify(E, 0); }
+
+const Expr *writtenArgument(const Expr *E) { return peel(E); }
+
+const CXXRecordDecl *enclosingModule(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD; DC; DC = DC->getParent())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC))
+      if (!RD->isLambda() && RD->hasDefinition() && isModuleClass(RD))
+        return RD;
+  return nullptr;
+}
+
+namespace {
+
+/// The member function of \p Module that \p FD is, or is written in.
+const CXXMethodDecl *enclosingMethod(const FunctionDecl *FD,
+                                     const CXXRecordDecl *Module) {
+  for (const DeclContext *DC = FD; DC; DC = DC->getParent())
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(DC))
+      if (MD->getParent() == Module)
+        return MD;
+  return nullptr;
+}
+
+/// A constructor or reset(): the module is being built, on the CPU.
+bool isConstruction(const CXXMethodDecl *MD) {
+  if (!MD)
+    return false;
+  if (isa<CXXConstructorDecl>(MD))
+    return true;
+  return MD->getIdentifier() && MD->getName() == "reset";
+}
+
+/// The first tensor parameter of \p FD (an input whose device a fix-it can
+/// name), else null.
+const VarDecl *firstTensorParam(const FunctionDecl *FD) {
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getIdentifier() && isTensorType(P->getType().getNonReferenceType()))
+      return P;
+  return nullptr;
+}
+
+/// A tensor method or a LibTorch function returning a tensor: the calls
+/// whose device arguments place their result.
+bool placesTensor(const CallExpr *Call, const FunctionDecl *FD) {
+  if (!isTensorType(Call->getType().getNonReferenceType()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return !MD->isStatic() && isTensorMethod(MD);
+  return isTorchFunction(FD);
+}
+
+/// The first argument of \p Call given to a device-carrying parameter that
+/// names a fixed device.
+FixedDevice fixedDeviceArgument(const CallExpr *Call, const FunctionDecl *FD) {
+  const unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = 0;
+       I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
+    if (!carriesDevice(FD->getParamDecl(I)->getType()))
+      continue;
+    const Expr *Arg = Call->getArg(I + Offset);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    if (FixedDevice D = classifyFixedDevice(Arg))
+      return D;
+  }
+  return {};
+}
+
+/// Rule "Fixed" on the own statements (and constructor initialisers) of a
+/// function of \p Module.
+void findFixed(const FunctionDecl *FD, const CXXRecordDecl *Module,
+               std::vector<HardcodedDeviceSite> &Out) {
+  const CXXMethodDecl *Method = enclosingMethod(FD, Module);
+  auto Visit = [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || Call->isValueDependent() || Call->isTypeDependent())
+      return;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !placesTensor(Call, Callee))
+      return;
+    FixedDevice D;
+    if (isa<CXXMemberCallExpr>(Call) && (callFacts(Call) & op::MovesToCuda))
+      D.K = FixedDevice::CurrentCuda;
+    else
+      D = fixedDeviceArgument(Call, Callee);
+    if (!D)
+      return;
+    HardcodedDeviceSite Site;
+    Site.K = HardcodedDeviceSite::Fixed;
+    // A lambda is named by the member function it is written in.
+    Site.Function = Method ? Method : FD;
+    Site.Module = Module;
+    Site.Site = Call;
+    Site.Device = D;
+    Site.Input = firstTensorParam(FD);
+    Site.InConstruction = isConstruction(Method);
+    Out.push_back(std::move(Site));
+  };
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        forEachOwnStmt(Init->getInit(), Visit);
+  forEachOwnStmt(FD->getBody(), Visit);
+}
+
+//===--- NoDevice ---------------------------------------------------------===//
+
+/// A factory call that makes a 0-dim tensor, which LibTorch accepts on the
+/// CPU next to CUDA tensors as a scalar: scalar_tensor, tensor(3.0), a
+/// factory given the empty size `{}`.
+bool makesZeroDim(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return false;
+  if (callFacts(Call) & op::ZeroDimResult)
+    return true;
+  if ((callFacts(Call) & op::LiteralTensor) && Call->getNumArgs() >= 1) {
+    QualType T = Call->getArg(0)->IgnoreImplicit()->getType();
+    if (T->isArithmeticType())
+      return true;
+    if (const CXXRecordDecl *RD = recordOf(T))
+      if (RD->getIdentifier() && RD->getName() == "Scalar")
+        return true;
+  }
+  for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+    const CXXRecordDecl *RD = recordOf(FD->getParamDecl(I)->getType());
+    if (!RD || !RD->getIdentifier() || RD->getName() != "ArrayRef")
+      continue;
+    const Expr *Arg = Call->getArg(I)->IgnoreImplicit();
+    // `{}`: a default ArrayRef, or one made of an empty initializer_list.
+    for (unsigned Step = 0; Step < 2; ++Step)
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg)) {
+        if (CE->getNumArgs() == 0)
+          return true;
+        Arg = CE->getArg(0)->IgnoreImplicit();
+      }
+    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(Arg))
+      Arg = List->getSubExpr()->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(Arg))
+      return IL->getNumInits() == 0;
+    return false;
+  }
+  return false;
+}
+
+/// The factory that made the CPU tensor of \p F, when it was made without a
+/// device (or with the CPU's) and is not a scalar.
+const CallExpr *cpuFactory(const DeviceFact &F) {
+  if (F.K != DeviceFact::CPU || F.How != DeviceFact::Created || F.ZeroDim)
+    return nullptr;
+  const auto *Call = dyn_cast_or_null<CallExpr>(F.Origin);
+  if (!Call || !(callFacts(Call) & op::Factory) ||
+      (callFacts(Call) & op::WrapsMemory) || makesZeroDim(Call))
+    return nullptr;
+  return Call;
+}
+
+/// \p F is the device of a tensor of \p FD's inputs or of the module: a
+/// tensor parameter, a member (a parameter, a buffer, a submodule's
+/// output) or what ops made of them.
+bool followsModule(const DeviceFact &F, const FunctionDecl *FD) {
+  if (F.K != DeviceFact::SameAs || !F.Ref)
+    return false;
+  if (isa<FieldDecl>(F.Ref))
+    return true;
+  if (const auto *P = dyn_cast<ParmVarDecl>(F.Ref))
+    return P->getDeclContext() == FD;
+  return false;
+}
+
+/// An operand the dataflow knows nothing of, made by a function of the
+/// user (`auto y = block(x); y + ...`) from a tensor of \p FD's inputs or
+/// members: the helper keeps its input's device, as ops do. The call may be
+/// the operand itself or the initialiser of the local it names.
+bool madeFromInputs(const Expr *E, const FunctionDecl *FD) {
+  E = peel(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
+      E = peel(V->getInit());
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || isTorchFunction(Callee) || !isUserDecl(Callee) ||
+      !isTensorType(Call->getType().getNonReferenceType()))
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *A = peel(Arg);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (P->getDeclContext() == FD &&
+            isTensorType(P->getType().getNonReferenceType()))
+          return true;
+    if (const auto *ME = dyn_cast<MemberExpr>(A))
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+          isTensorType(ME->getType().getNonReferenceType()))
+        return true;
+  }
+  return false;
+}
+
+/// A cheap test before the dataflow: \p Body calls a LibTorch factory.
+bool callsFactory(const Stmt *Body) {
+  bool Found = false;
+  forEachOwnStmt(Body, [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (callFacts(Call) & op::Factory)
+        Found = true;
+  });
+  return Found;
+}
+
+const VarDecl *namedVariable(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(peel(E)))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (V->hasLocalStorage() &&
+          isTensorType(V->getType().getNonReferenceType()))
+        return V;
+  return nullptr;
+}
+
+void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
+                  const FunctionDecl *Forward,
+                  const llvm::SmallVector<CallStep, 4> &Chain, ASTContext &Ctx,
+                  std::vector<HardcodedDeviceSite> &Out,
+                  llvm::DenseSet<const Stmt *> &Reported) {
+  if (!callsFactory(FD->getBody()))
+    return;
+  DeviceFlow Flow;
+  Flow.setCollectCombineSites(true);
+  if (!Flow.analyze(FD, Ctx))
+    return;
+  // Factories already found meeting the module's tensors: what ops make of
+  // them is on the module's device once they are (the dataflow keeps the
+  // first operand's device for `zeros + x`, the CPU).
+  llvm::DenseSet<const CallExpr *> Joined;
+  auto OnModuleDevice = [&](const OperandFact &O) {
+    const CallExpr *Made = cpuFactory(O.Fact);
+    return followsModule(O.Fact, FD) || (Made && Joined.count(Made)) ||
+           ((O.Fact.K == DeviceFact::Unknown ||
+             (O.Fact.K == DeviceFact::SameAs && isa<VarDecl>(O.Fact.Ref) &&
+              !isa<ParmVarDecl>(O.Fact.Ref))) &&
+            madeFromInputs(O.E, FD));
+  };
+  for (const CombineSiteFacts &C : Flow.combineSites()) {
+    const OperandFact *Factory = nullptr, *Other = nullptr;
+    for (const OperandFact &O : C.Operands) {
+      if (!Other && OnModuleDevice(O))
+        Other = &O;
+      else if (!Factory && cpuFactory(O.Fact))
+        Factory = &O;
+    }
+    const Expr *OtherExpr = Other ? Other->E : nullptr;
+    const bool OtherIsModule = !OtherExpr && C.Module;
+    if (OtherIsModule && followsModule(C.ModuleFact, FD))
+      OtherExpr = C.Module;
+    if (!Factory || !OtherExpr)
+      continue;
+    const CallExpr *Made = cpuFactory(Factory->Fact);
+    Joined.insert(Made);
+    if (!Reported.insert(Made).second)
+      continue;
+    HardcodedDeviceSite Site;
+    Site.K = HardcodedDeviceSite::NoDevice;
+    Site.Function = FD;
+    Site.Module = Module;
+    Site.Site = Made;
+    Site.Combine = C.Call;
+    Site.Other = OtherExpr;
+    Site.OtherIsModule = OtherIsModule;
+    Site.Forward = Forward;
+    Site.Chain = Chain;
+    Site.Input = Other ? namedVariable(Other->E) : nullptr;
+    if (!Site.Input)
+      Site.Input = firstTensorParam(FD);
+    Out.push_back(std::move(Site));
+  }
+}
+
+/// The definition of a user function a walk from forward may enter.
+const FunctionDecl *userDefinition(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isDependentContext() ||
+      Def->isInvalidDecl() || Def->isDefaulted() || !isUserDecl(Def))
+    return nullptr;
+  if (Def->isImplicit()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+    if (!MD || !MD->getParent()->isLambda())
+      return nullptr;
+  }
+  return Def;
+}
+
+/// forward() and the functions it calls, MaxCallDepth calls deep, each
+/// once with a shortest chain of calls from forward.
+void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
+                     unsigned MaxCallDepth, ASTContext &Ctx,
+                     llvm::DenseSet<const FunctionDecl *> &Visited,
+                     std::vector<HardcodedDeviceSite> &Out,
+                     llvm::DenseSet<const Stmt *> &Reported) {
+  struct Node {
+    const FunctionDecl *FD;
+    llvm::SmallVector<CallStep, 4> Chain;
+  };
+  std::vector<Node> Work{{Forward, {}}};
+  Visited.insert(Forward);
+  for (size_t I = 0; I < Work.size(); ++I) {
+    const Node Cur = Work[I];
+    findNoDevice(Cur.FD, Module, Forward, Cur.Chain, Ctx, Out, Reported);
+    if (Cur.Chain.size() >= MaxCallDepth)
+      continue;
+    forEachOwnStmt(Cur.FD->getBody(), [&](const Stmt *S) {
+      const FunctionDecl *Callee = nullptr;
+      const Expr *At = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        Callee = Call->getDirectCallee();
+        At = Call;
+      } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+        Callee = L->getCallOperator();
+        At = L;
+      }
+      const FunctionDecl *Def = userDefinition(Callee);
+      // Another module's forward is analysed as its own root.
+      if (!Def || (Def != Forward && enclosingModule(Def) &&
+                   enclosingModule(Def) != Module && Def->getIdentifier() &&
+                   Def->getName() == "forward"))
+        return;
+      if (!Visited.insert(Def).second)
+        return;
+      Node N{Def, Cur.Chain};
+      N.Chain.push_back({At, Def});
+      Work.push_back(std::move(N));
+    });
+  }
+}
+
+bool isForward(const FunctionDecl *FD, const CXXRecordDecl *Module) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && MD->getParent() == Module && MD->getIdentifier() &&
+         MD->getName() == "forward";
+}
+
+//===--- DefaultArgument --------------------------------------------------===//
+
+void findDefaultArguments(const FunctionDecl *FD,
+                          llvm::DenseSet<const ParmVarDecl *> &Seen,
+                          std::vector<HardcodedDeviceSite> &Out) {
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const FunctionDecl *Callee = nullptr;
+    llvm::SmallVector<const Expr *, 8> Args;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      Callee = Call->getDirectCallee();
+      Args.append(Call->arg_begin(), Call->arg_end());
+    } else if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+      Callee = CE->getConstructor();
+      Args.append(CE->arg_begin(), CE->arg_end());
+    }
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    if (!MD || !isUserDecl(MD) || !enclosingModule(MD))
+      return;
+    for (const Expr *Arg : Args) {
+      const auto *DA = dyn_cast<CXXDefaultArgExpr>(Arg);
+      if (!DA)
+        continue;
+      const ParmVarDecl *P = DA->getParam();
+      if (!P || !carriesDevice(P->getType()) || !P->hasDefaultArg() ||
+          P->hasUninstantiatedDefaultArg() || !isUserDecl(P))
+        continue;
+      FixedDevice D = classifyFixedDevice(P->getDefaultArg());
+      if (!D || !Seen.insert(P).second)
+        continue;
+      HardcodedDeviceSite Site;
+      Site.K = HardcodedDeviceSite::DefaultArgument;
+      Site.Function = MD;
+      Site.Module = enclosingModule(MD);
+      Site.Site = P->getDefaultArg();
+      Site.Device = D;
+      Site.Param = P;
+      Site.Call = cast<Expr>(S);
+      Out.push_back(std::move(Site));
+    }
+  });
+}
+
+} // namespace
+
+std::vector<HardcodedDeviceSite> findHardcodedDevices(ASTContext &Ctx,
+                                                      unsigned MaxCallDepth) {
+  std::vector<HardcodedDeviceSite> Out;
+  llvm::SmallVector<std::pair<const FunctionDecl *, const CXXRecordDecl *>, 8>
+      Forwards;
+  llvm::DenseSet<const ParmVarDecl *> SeenParams;
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    if (const CXXRecordDecl *Module = enclosingModule(FD)) {
+      findFixed(FD, Module, Out);
+      if (isForward(FD, Module))
+        Forwards.push_back({FD, Module});
+    }
+    findDefaultArguments(FD, SeenParams, Out);
+  });
+  llvm::DenseSet<const Stmt *> Reported;
+  for (const auto &[Forward, Module] : Forwards) {
+    llvm::DenseSet<const FunctionDecl *> Visited;
+    walkFromForward(Forward, Module, MaxCallDepth, Ctx, Visited, Out, Reported);
+  }
+  std::sort(Out.begin(), Out.end(),
+            [](const HardcodedDeviceSite &A, const HardcodedDeviceSite &B) {
+              return std::make_tuple(A.Site->getBeginLoc().getRawEncoding(),
+                                     A.Site->getEndLoc().getRawEncoding(),
+                                     A.K) <
+                     std::make_tuple(B.Site->getBeginLoc().getRawEncoding(),
+                                     B.Site->getEndLoc().getRawEncoding(), B.K);
+            });
+  return Out;
+}
+
+} // namespace torchtidy
