@@ -28,6 +28,10 @@ struct BlockImpl : torch::nn::Cloneable<BlockImpl> {
     // Not reported: the input's device and options, a 0-dim scalar, the CPU
     // for output.
     auto bias = torch::zeros({n_}, x.options()) + torch::ones({n_}, x.device());
+    // A scalar through an op (torch::tensor(double) takes a
+    // TensorDataContainer): 0-dim, fine on the CPU.
+    auto c = torch::sqrt(torch::tensor(2.0 / 3.14159265358979323846));
+    out = out * c;
     return (out + bias + torch::scalar_tensor(0.5)).to(torch::kCPU);
   }
   int64_t n_;

@@ -440,7 +440,9 @@ bool makesZeroDim(const CallExpr *Call) {
   if (callFacts(Call) & op::ZeroDimResult)
     return true;
   if ((callFacts(Call) & op::LiteralTensor) && Call->getNumArgs() >= 1) {
-    QualType T = Call->getArg(0)->IgnoreImplicit()->getType();
+    // Through implicit conversions: on the real headers `torch::tensor(2.0)`
+    // converts the double to a TensorDataContainer.
+    QualType T = peel(Call->getArg(0))->getType();
     if (T->isArithmeticType())
       return true;
     if (const CXXRecordDecl *RD = recordOf(T))
