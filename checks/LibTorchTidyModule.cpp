@@ -2,6 +2,7 @@
 
 #include "ClangTidyModule.h"
 #include "CrossDeviceIndexCheck.h"
+#include "CudaErrorRecoveryCheck.h"
 #include "CudaInDatasetGetCheck.h"
 #include "HardcodedDeviceCheck.h"
 #include "UncheckedIndexCheck.h"
@@ -19,6 +20,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<CrossDeviceIndexCheck>(
         "libtorch-cross-device-index");
+    CheckFactories.registerCheck<CudaErrorRecoveryCheck>(
+        "libtorch-cuda-error-recovery");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
     CheckFactories.registerCheck<HardcodedDeviceCheck>(

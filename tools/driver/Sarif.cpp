@@ -24,6 +24,11 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "Finds index ops (index_select, gather, scatter, embedding, ...) whose "
        "index tensor is certain to be on another device than the tensor it "
        "indexes."},
+      {"libtorch-cuda-error-recovery",
+       "Finds catch handlers around CUDA work that can receive a CUDA error "
+       "and carry on (no rethrow, no exit) or do more CUDA work, although the "
+       "CUDA context is dead after an illegal memory access or a device-side "
+       "assert."},
       {"libtorch-cuda-in-dataset-get",
        "Finds CUDA work (moves to a CUDA device, CUDA factories, CUDA API "
        "calls, kernel launches, reads of member tensors moved to CUDA) in a "

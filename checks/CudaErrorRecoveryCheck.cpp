@@ -1,0 +1,108 @@
+//===--- CudaErrorRecoveryCheck.cpp - torch-tidy --------------------------===//
+
+#include "CudaErrorRecoveryCheck.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using torchtidy::CudaErrorRecoverySite;
+using torchtidy::CudaEvidence;
+using torchtidy::CudaOp;
+
+namespace clang::tidy::libtorch {
+
+CudaErrorRecoveryCheck::CudaErrorRecoveryCheck(StringRef Name,
+                                               ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      MaxCallDepth(Options.get("MaxCallDepth", 4U)) {}
+
+void CudaErrorRecoveryCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "MaxCallDepth", MaxCallDepth);
+}
+
+void CudaErrorRecoveryCheck::registerMatchers(MatchFinder *Finder) {
+  // One match per translation unit; the handlers come from user code alone
+  // (torchtidy/analysis/UserCode.h).
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+/// What a CUDA operation does, for the notes.
+static const char *describeOp(const CudaOp &Op) {
+  switch (Op.K) {
+  case CudaOp::MoveToDevice:
+    return "moves a tensor to a CUDA device";
+  case CudaOp::CudaMethod:
+    return "moves a tensor to the current CUDA device";
+  case CudaOp::Factory:
+    return "creates a tensor on a CUDA device";
+  case CudaOp::CudaLibrary:
+    return "calls LibTorch's CUDA library";
+  case CudaOp::CudaRuntime:
+    return "calls the CUDA runtime";
+  case CudaOp::KernelLaunch:
+    return "launches a CUDA kernel";
+  case CudaOp::CudaMemberRead:
+    return "reads a CUDA tensor";
+  }
+  return "does CUDA work";
+}
+
+void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E,
+                                          bool InHandler) {
+  for (const torchtidy::CallStep &Step : E.Chain)
+    diag(Step.Call->getExprLoc(), "%0 is called here", DiagnosticIDs::Note)
+        << Step.Callee;
+  const char *Where = InHandler ? "in the handler" : "in the try block";
+  if (E.K == CudaEvidence::Op) {
+    diag(E.Site->getExprLoc(), "CUDA work %0: this %1", DiagnosticIDs::Note)
+        << Where << describeOp(E.Operation);
+    return;
+  }
+  diag(E.Site->getExprLoc(), "CUDA work %0: a module of class %1",
+       DiagnosticIDs::Note)
+      << Where << E.Module;
+  if (E.MovedAt)
+    diag(E.MovedAt->getExprLoc(), "which is moved to a CUDA device here",
+         DiagnosticIDs::Note);
+  if (E.DeviceAt && E.DeviceAt->getExprLoc() != E.MovedAt->getExprLoc())
+    diag(E.DeviceAt->getExprLoc(), "the device is CUDA here",
+         DiagnosticIDs::Note);
+}
+
+void CudaErrorRecoveryCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  for (const CudaErrorRecoverySite &S :
+       torchtidy::findCudaErrorRecovery(*Result.Context, MaxCallDepth)) {
+    const std::string Caught =
+        S.Handler->getExceptionDecl()
+            ? "'" +
+                  S.Handler->getCaughtType().getAsString(
+                      Result.Context->getPrintingPolicy()) +
+                  "'"
+            : std::string("'...'");
+    if (S.K == CudaErrorRecoverySite::CarriesOn) {
+      diag(S.Handler->getCatchLoc(),
+           "handler of %0 catches the CUDA errors of the work in its try "
+           "block and carries on: after an illegal memory access or a "
+           "device-side assert the CUDA context is dead and every later "
+           "CUDA call fails; rethrow or end the program, and recover only "
+           "from out-of-memory (c10::OutOfMemoryError)")
+          << Caught;
+    } else if (S.HandlerWork) {
+      diag(S.HandlerWork->Site->getExprLoc(),
+           "CUDA work in a handler of %0 that catches the CUDA errors of its "
+           "try block: after an illegal memory access or a device-side "
+           "assert the CUDA context is dead and this fails too (emptyCache() "
+           "and retries help only after out-of-memory: catch "
+           "c10::OutOfMemoryError for that)")
+          << Caught;
+      noteEvidence(*S.HandlerWork, /*InHandler=*/true);
+    }
+    noteEvidence(S.Work, /*InHandler=*/false);
+  }
+}
+
+} // namespace clang::tidy::libtorch

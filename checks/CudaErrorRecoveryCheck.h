@@ -1,0 +1,35 @@
+//===--- CudaErrorRecoveryCheck.h - torch-tidy ------------------*- C++ -*-===//
+
+#ifndef TORCHTIDY_CHECKS_CUDAERRORRECOVERYCHECK_H
+#define TORCHTIDY_CHECKS_CUDAERRORRECOVERYCHECK_H
+
+#include "ClangTidyCheck.h"
+#include "torchtidy/analysis/CudaErrorRecovery.h"
+
+namespace clang::tidy::libtorch {
+
+/// Finds catch handlers around CUDA work that can receive a CUDA error and
+/// carry on (no rethrow, no exit) or do more CUDA work, although the CUDA
+/// context is dead after an illegal memory access or a device-side assert.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-error-recovery.md
+class CudaErrorRecoveryCheck : public ClangTidyCheck {
+public:
+  CudaErrorRecoveryCheck(StringRef Name, ClangTidyContext *Context);
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus && LangOpts.CXXExceptions;
+  }
+
+private:
+  void noteEvidence(const torchtidy::CudaEvidence &E, bool InHandler);
+
+  const unsigned MaxCallDepth;
+};
+
+} // namespace clang::tidy::libtorch
+
+#endif

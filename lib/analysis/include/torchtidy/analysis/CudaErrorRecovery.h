@@ -1,0 +1,144 @@
+//===--- CudaErrorRecovery.h - Handlers that outlive a CUDA error -*- C++
+//-*-===//
+//
+// After an illegal memory access or a device-side assert the CUDA context is
+// dead: every later CUDA call fails. A `catch` that can receive such an
+// error (c10::Error, c10::CUDAError, a base of them such as std::exception,
+// or `...`) around CUDA work, and then carries on (no rethrow, no exit) or
+// does more CUDA work (emptyCache(), a retry), turns one crash into a
+// program that keeps running on a dead GPU.
+//
+// CUDA work is evidence, never a guess: the CudaWork analysis' operations on
+// a CUDA device (not a configurable one), and calls of modules whose class
+// the translation unit moves to a CUDA device (`model->to(device)` with
+// `device` CUDA, CUDA when available, or the non-CPU side of a choice
+// `use_gpu ? gpu_device() : torch::kCPU`), in the try block or in the
+// functions of the TU it calls, MaxCallDepth calls deep.
+//
+// Not reported: handlers that rethrow or throw, that end the program (a
+// [[noreturn]] call such as exit/abort, a return from main), that recognise
+// out-of-memory (c10::OutOfMemoryError, a message with "out of memory"),
+// which is recoverable; and handlers of classes LibTorch's errors are not
+// (std::runtime_error, std::invalid_argument...) unless the try block calls
+// the CUDA runtime API itself, whose errors the user's code may throw as
+// such.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_CUDAERRORRECOVERY_H
+#define TORCHTIDY_ANALYSIS_CUDAERRORRECOVERY_H
+
+#include "torchtidy/analysis/CudaWork.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <vector>
+
+namespace torchtidy {
+
+/// What a handler catches, as far as CUDA errors go.
+enum class CaughtErrors {
+  None,        ///< no error LibTorch throws for CUDA (c10::IndexError...)
+  OutOfMemory, ///< c10::OutOfMemoryError: recoverable
+  LibTorch,    ///< c10::Error, c10::CUDAError, a base of them, or `...`
+  OtherStd,    ///< std::runtime_error and the like, which c10::Error is not
+};
+
+/// Classifies handler \p H by its caught type (an earlier handler of the
+/// same try that takes LibTorch's errors leaves none for \p H).
+CaughtErrors classifyCatch(const clang::CXXTryStmt *Try, unsigned HandlerIndex,
+                           clang::ASTContext &Ctx);
+
+/// How a handler ends.
+enum class HandlerExit {
+  CarriesOn,  ///< neither rethrows nor ends the program
+  Propagates, ///< a throw (or a rethrow) in the handler
+  EndsProgram ///< a [[noreturn]] call (exit, abort...) or a return from main
+};
+
+/// How \p H, a handler of function \p Within, ends. Any throw or exit in
+/// the handler counts, on whatever path.
+HandlerExit classifyHandlerExit(const clang::CXXCatchStmt *H,
+                                const clang::FunctionDecl *Within);
+
+/// \p H tells out-of-memory apart: it names c10::OutOfMemoryError or a
+/// message with "out of memory" (case-insensitive).
+bool recognisesOutOfMemory(const clang::CXXCatchStmt *H);
+
+/// The expression that shows device expression \p E to be a CUDA device,
+/// else null: a CUDA device (classifyDevice), a local set to one (by its
+/// initialiser or an assignment in \p Within), the non-CPU side of a choice
+/// with the CPU, a function of the TU that returns one.
+const clang::Expr *cudaDeviceEvidence(const clang::Expr *E,
+                                      const clang::FunctionDecl *Within);
+
+/// One piece of evidence of CUDA work.
+struct CudaEvidence {
+  enum Kind {
+    Op,        ///< a CudaWork operation on a CUDA device
+    ModuleCall ///< a call on (or with) a module of a class moved to CUDA
+  };
+  Kind K = Op;
+  /// Op: the operation.
+  CudaOp Operation{CudaOp::CudaLibrary, nullptr};
+  /// Where the work is: the operation, or the module's call.
+  const clang::Expr *Site = nullptr;
+  /// ModuleCall: the module's class, the `to()` that moves it to CUDA, and
+  /// the expression that makes that device CUDA.
+  const clang::CXXRecordDecl *Module = nullptr;
+  const clang::Expr *MovedAt = nullptr;
+  const clang::Expr *DeviceAt = nullptr;
+  /// The calls from the try block (or handler) down to the function of
+  /// Site; empty when Site is in it.
+  llvm::SmallVector<CallStep, 4> Chain;
+};
+
+/// Finds CUDA work in statements and in the functions of the TU they call.
+class CudaEvidenceFinder {
+public:
+  /// Collects the module classes that \p Ctx's user code moves to a CUDA
+  /// device.
+  CudaEvidenceFinder(clang::ASTContext &Ctx, unsigned MaxCallDepth);
+  /// The first CUDA work in \p S (a try block or a handler), else none.
+  /// \p Within is the function holding \p S.
+  std::optional<CudaEvidence> find(const clang::Stmt *S,
+                                   const clang::FunctionDecl *Within);
+
+private:
+  std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *S);
+  struct Move {
+    const clang::Expr *MovedAt;
+    const clang::Expr *DeviceAt;
+  };
+  llvm::DenseMap<const clang::CXXRecordDecl *, Move> CudaModules;
+  unsigned MaxCallDepth;
+};
+
+/// One finding.
+struct CudaErrorRecoverySite {
+  enum Kind {
+    CarriesOn,        ///< the handler neither rethrows nor ends the program
+    CudaWorkInHandler ///< the handler does CUDA work (emptyCache, a retry)
+  };
+  Kind K = CarriesOn;
+  const clang::CXXTryStmt *Try = nullptr;
+  const clang::CXXCatchStmt *Handler = nullptr;
+  const clang::FunctionDecl *Function = nullptr;
+  CaughtErrors Caught = CaughtErrors::LibTorch;
+  /// The CUDA work in the try block.
+  CudaEvidence Work;
+  /// CudaWorkInHandler: the CUDA work in the handler.
+  std::optional<CudaEvidence> HandlerWork;
+};
+
+/// Finds the sites of a translation unit's user code, in source order.
+std::vector<CudaErrorRecoverySite> findCudaErrorRecovery(clang::ASTContext &Ctx,
+                                                         unsigned MaxCallDepth);
+
+} // namespace torchtidy
+
+#endif

@@ -1,0 +1,450 @@
+//===--- CudaErrorRecovery.cpp - Handlers that outlive a CUDA error -------===//
+
+#include "torchtidy/analysis/CudaErrorRecovery.h"
+#include "torchtidy/analysis/HardcodedDevice.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <utility>
+
+using namespace clang;
+
+namespace torchtidy {
+
+namespace {
+
+const CXXRecordDecl *caughtRecord(const CXXCatchStmt *H) {
+  QualType T = H->getCaughtType();
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return nullptr;
+  return T.getCanonicalType()->getAsCXXRecordDecl();
+}
+
+bool isNamed(const CXXRecordDecl *RD, llvm::StringRef Name,
+             llvm::StringRef Ns) {
+  if (!RD)
+    return false;
+  // libstdc++ declares std::exception in an `extern "C++"` block.
+  if (Ns == "std")
+    return RD->isInStdNamespace() && RD->getIdentifier() &&
+           RD->getName() == Name;
+  return hasQualifiedName(RD, Name, {Ns});
+}
+
+/// \p RD is \p Name of namespace \p Ns or derives from it.
+bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
+                 llvm::StringRef Ns, unsigned Depth = 0) {
+  if (!RD || Depth > limits::HierarchyDepth)
+    return false;
+  if (isNamed(RD, Name, Ns))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : RD->getDefinition()->bases())
+    if (derivesFrom(B.getType()->getAsCXXRecordDecl(), Name, Ns, Depth + 1))
+      return true;
+  return false;
+}
+
+CaughtErrors classifyHandler(const CXXCatchStmt *H) {
+  if (!H->getExceptionDecl())
+    return CaughtErrors::LibTorch; // catch (...)
+  const CXXRecordDecl *RD = caughtRecord(H);
+  if (!RD)
+    return CaughtErrors::None;
+  if (isNamed(RD, "exception", "std") || isNamed(RD, "Error", "c10"))
+    return CaughtErrors::LibTorch;
+  if (derivesFrom(RD, "OutOfMemoryError", "c10"))
+    return CaughtErrors::OutOfMemory;
+  if (derivesFrom(RD, "CUDAError", "c10"))
+    return CaughtErrors::LibTorch;
+  // Another c10 error (IndexError, ValueError...): never a CUDA error.
+  if (derivesFrom(RD, "Error", "c10"))
+    return CaughtErrors::None;
+  if (derivesFrom(RD, "exception", "std"))
+    return CaughtErrors::OtherStd;
+  return CaughtErrors::None;
+}
+
+} // namespace
+
+CaughtErrors classifyCatch(const CXXTryStmt *Try, unsigned HandlerIndex,
+                           ASTContext &) {
+  for (unsigned I = 0; I < HandlerIndex && I < Try->getNumHandlers(); ++I)
+    if (classifyHandler(Try->getHandler(I)) == CaughtErrors::LibTorch)
+      return CaughtErrors::None;
+  return classifyHandler(Try->getHandler(HandlerIndex));
+}
+
+HandlerExit classifyHandlerExit(const CXXCatchStmt *H,
+                                const FunctionDecl *Within) {
+  HandlerExit R = HandlerExit::CarriesOn;
+  forEachOwnStmt(H->getHandlerBlock(), [&](const Stmt *S) {
+    if (isa<CXXThrowExpr>(S)) {
+      R = HandlerExit::Propagates;
+      return;
+    }
+    if (R != HandlerExit::CarriesOn)
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && FD->isNoReturn())
+        R = HandlerExit::EndsProgram;
+    if (isa<ReturnStmt>(S) && Within && Within->isMain())
+      R = HandlerExit::EndsProgram;
+  });
+  return R;
+}
+
+bool recognisesOutOfMemory(const CXXCatchStmt *H) {
+  bool Found = false;
+  auto NamesOom = [](QualType T) {
+    if (T.isNull())
+      return false;
+    T = T.getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return derivesFrom(T.getCanonicalType()->getAsCXXRecordDecl(),
+                       "OutOfMemoryError", "c10");
+  };
+  forEachOwnStmt(H->getHandlerBlock(), [&](const Stmt *S) {
+    if (const auto *SL = dyn_cast<StringLiteral>(S)) {
+      if (SL->getCharByteWidth() == 1 &&
+          SL->getString().lower().find("out of memory") != std::string::npos)
+        Found = true;
+    } else if (const auto *E = dyn_cast<ExplicitCastExpr>(S)) {
+      if (NamesOom(E->getTypeAsWritten()))
+        Found = true;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && NamesOom(V->getType()))
+          Found = true;
+    }
+  });
+  return Found;
+}
+
+namespace {
+
+const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
+                         unsigned Depth);
+
+/// The CUDA side of what \p FD returns.
+const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || !isUserDecl(Def) ||
+      Def->isDependentContext())
+    return nullptr;
+  const Expr *Found = nullptr;
+  forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && !Found)
+      Found = cudaEvidence(RS->getRetValue(), Def, Depth + 1);
+  });
+  return Found;
+}
+
+const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
+                         unsigned Depth) {
+  if (!E || Depth > limits::DeviceValueSteps)
+    return nullptr;
+  E = writtenArgument(E);
+  if (classifyDevice(E) == DeviceClass::CUDA)
+    return E;
+  const Expr *Bare = E->IgnoreParenImpCasts();
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Bare)) {
+    if (const Expr *T = cudaEvidence(CO->getTrueExpr(), Within, Depth + 1))
+      return T;
+    if (const Expr *F = cudaEvidence(CO->getFalseExpr(), Within, Depth + 1))
+      return F;
+    // `use_cuda ? select_device() : torch::kCPU`: a choice against the CPU
+    // is the choice of a GPU, even when the other side is opaque (defined
+    // in another translation unit).
+    const Expr *T = writtenArgument(CO->getTrueExpr());
+    const Expr *F = writtenArgument(CO->getFalseExpr());
+    const DeviceClass TC = classifyDevice(T), FC = classifyDevice(F);
+    if (TC == DeviceClass::CPU && FC != DeviceClass::CPU &&
+        FC != DeviceClass::NotADevice)
+      return F;
+    if (FC == DeviceClass::CPU && TC != DeviceClass::CPU &&
+        TC != DeviceClass::NotADevice)
+      return T;
+    return nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+      return nullptr;
+    if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1))
+      return I;
+    // An assignment in the function: `device = torch::kCUDA;`.
+    const Expr *Found = nullptr;
+    if (Within && Within->getBody())
+      forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
+        const Expr *LHS = nullptr, *RHS = nullptr;
+        if (const auto *BO = dyn_cast<BinaryOperator>(S);
+            BO && BO->getOpcode() == BO_Assign) {
+          LHS = BO->getLHS();
+          RHS = BO->getRHS();
+        } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+                   OC && OC->getOperator() == OO_Equal &&
+                   OC->getNumArgs() == 2) {
+          LHS = OC->getArg(0);
+          RHS = OC->getArg(1);
+        }
+        if (!LHS || Found)
+          return;
+        if (const auto *L = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
+            L && L->getDecl() == V)
+          Found = cudaEvidence(RHS, Within, Depth + 1);
+      });
+    return Found;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(Bare))
+    return returnedCuda(Call->getDirectCallee(), Depth);
+  const Expr *Inner = Bare;
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
+    Inner = FC->getSubExpr()->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
+      CE && CE->getNumArgs() >= 1 && carriesDevice(CE->getArg(0)->getType()))
+    return cudaEvidence(CE->getArg(0), Within, Depth + 1);
+  return nullptr;
+}
+
+/// The module class of an expression's type: a module, a holder, a
+/// shared_ptr of a module, or a pointer to one of them.
+const CXXRecordDecl *moduleOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  if (const CXXRecordDecl *RD = getHolderModule(T))
+    return RD->getCanonicalDecl();
+  if (const CXXRecordDecl *RD = getSharedPtrModule(T))
+    return RD->getCanonicalDecl();
+  const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (RD && RD->hasDefinition() && isModuleClass(RD) && isUserDecl(RD))
+    return RD->getCanonicalDecl();
+  return nullptr;
+}
+
+/// `m->to(d)` / `m.to(d)` of a module: the module's class.
+const CXXRecordDecl *movedModule(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD || !MD->getIdentifier() || MD->getName() != "to" ||
+      !isModuleBaseClass(MD->getParent()) || MC->getNumArgs() < 1)
+    return nullptr;
+  // `m->to(d)` converts `m.operator->()` to `torch::nn::Module *`.
+  return moduleOf(
+      MC->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType());
+}
+
+/// The user function a call enters, with its definition.
+const FunctionDecl *userCallee(const Stmt *S, const Expr **At) {
+  const FunctionDecl *Callee = nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Callee = Call->getDirectCallee();
+  else if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    Callee = CE->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || !isUserDecl(Def) ||
+      Def->isDependentContext() || Def->isDefaulted())
+    return nullptr;
+  *At = cast<Expr>(S);
+  return Def;
+}
+
+} // namespace
+
+const Expr *cudaDeviceEvidence(const Expr *E, const FunctionDecl *Within) {
+  return cudaEvidence(E, Within, 0);
+}
+
+CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth)
+    : MaxCallDepth(MaxCallDepth) {
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+      if (!MC || MC->isTypeDependent())
+        return;
+      const CXXRecordDecl *RD = movedModule(MC);
+      if (!RD || CudaModules.count(RD))
+        return;
+      if (const Expr *D = cudaDeviceEvidence(MC->getArg(0), FD))
+        CudaModules[RD] = {MC, D};
+    });
+  });
+}
+
+std::optional<CudaEvidence>
+CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
+  std::optional<CudaEvidence> R;
+  forEachOwnStmt(Body, [&](const Stmt *S) {
+    if (R)
+      return;
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E || E->isTypeDependent() || E->isValueDependent())
+      return;
+    if (std::optional<CudaOp> Op = classifyCudaOp(E)) {
+      const bool OnCuda =
+          (Op->K != CudaOp::MoveToDevice && Op->K != CudaOp::Factory) ||
+          Op->Device == DeviceClass::CUDA;
+      if (OnCuda && Op->K != CudaOp::CudaMemberRead) {
+        R = CudaEvidence();
+        R->K = CudaEvidence::Op;
+        R->Operation = *Op;
+        R->Site = Op->Site ? Op->Site : E;
+        return;
+      }
+    }
+    // A module of a class moved to CUDA: run (forward, operator(), a method
+    // of the user's class), or passed to a function of the user. Not its
+    // moves, assignments, torch::load/save or other LibTorch bookkeeping,
+    // whose errors are not the module's CUDA work.
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee)
+      return;
+    llvm::SmallVector<const Expr *, 8> Operands;
+    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+    const bool Runs = MD && !MD->isStatic() &&
+                      (MD->getOverloadedOperator() == OO_Call ||
+                       (MD->getIdentifier() && MD->getName() == "forward") ||
+                       // A method the user wrote in the module class
+                       // (`generate`), not the holder's assignments.
+                       (isUserDecl(MD) && !MD->isImplicit() &&
+                        MD->getOverloadedOperator() == OO_None &&
+                        isModuleClass(MD->getParent())));
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      if (Runs)
+        Operands.push_back(MC->getImplicitObjectArgument());
+    } else if (isa<CXXOperatorCallExpr>(Call) && MD) {
+      if (Runs && Call->getNumArgs() >= 1)
+        Operands.push_back(Call->getArg(0));
+    } else if (!MD && isUserDecl(Callee)) {
+      Operands.append(Call->arg_begin(), Call->arg_end());
+    }
+    for (const Expr *O : Operands) {
+      if (!O)
+        continue;
+      const CXXRecordDecl *RD = moduleOf(O->IgnoreParenImpCasts()->getType());
+      auto It = RD ? CudaModules.find(RD) : CudaModules.end();
+      if (It == CudaModules.end())
+        continue;
+      // The move itself is not a use of the moved module.
+      if (It->second.MovedAt == Call)
+        continue;
+      R = CudaEvidence();
+      R->K = CudaEvidence::ModuleCall;
+      R->Site = Call;
+      R->Module = RD;
+      R->MovedAt = It->second.MovedAt;
+      R->DeviceAt = It->second.DeviceAt;
+      return;
+    }
+  });
+  return R;
+}
+
+std::optional<CudaEvidence>
+CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
+  if (std::optional<CudaEvidence> Own = inOwnStmts(S))
+    return Own;
+  // Breadth first through the user functions called, each once.
+  struct Node {
+    const FunctionDecl *FD;
+    llvm::SmallVector<CallStep, 4> Chain;
+  };
+  std::vector<Node> Work;
+  llvm::DenseSet<const FunctionDecl *> Visited{Within};
+  auto Enqueue = [&](const Stmt *Body, const Node *From) {
+    forEachOwnStmt(Body, [&](const Stmt *Sub) {
+      const Expr *At = nullptr;
+      const FunctionDecl *Def = userCallee(Sub, &At);
+      if (!Def || !Visited.insert(Def).second)
+        return;
+      Node N{Def, From ? From->Chain : llvm::SmallVector<CallStep, 4>()};
+      N.Chain.push_back({At, Def});
+      Work.push_back(std::move(N));
+    });
+  };
+  Enqueue(S, nullptr);
+  for (size_t I = 0; I < Work.size(); ++I) {
+    // Moved out: Enqueue may grow (and move) Work.
+    const Node Cur = std::move(Work[I]);
+    if (std::optional<CudaEvidence> E = inOwnStmts(Cur.FD->getBody())) {
+      E->Chain = Cur.Chain;
+      return E;
+    }
+    if (Cur.Chain.size() < MaxCallDepth)
+      Enqueue(Cur.FD->getBody(), &Cur);
+  }
+  return std::nullopt;
+}
+
+std::vector<CudaErrorRecoverySite>
+findCudaErrorRecovery(ASTContext &Ctx, unsigned MaxCallDepth) {
+  std::vector<CudaErrorRecoverySite> Out;
+  CudaEvidenceFinder Finder(Ctx, MaxCallDepth);
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *Try = dyn_cast<CXXTryStmt>(S);
+      if (!Try)
+        return;
+      std::optional<CudaEvidence> Work;
+      bool Searched = false;
+      for (unsigned I = 0; I < Try->getNumHandlers(); ++I) {
+        const CXXCatchStmt *H = Try->getHandler(I);
+        const CaughtErrors Caught = classifyCatch(Try, I, Ctx);
+        if (Caught == CaughtErrors::None ||
+            Caught == CaughtErrors::OutOfMemory || recognisesOutOfMemory(H))
+          continue;
+        if (!Searched) {
+          Work = Finder.find(Try->getTryBlock(), FD);
+          Searched = true;
+        }
+        if (!Work)
+          return;
+        // std::runtime_error and the like: only the user's own wrapping of
+        // CUDA runtime errors can reach them.
+        if (Caught == CaughtErrors::OtherStd &&
+            !(Work->K == CudaEvidence::Op &&
+              (Work->Operation.K == CudaOp::CudaRuntime ||
+               Work->Operation.K == CudaOp::KernelLaunch)))
+          continue;
+        CudaErrorRecoverySite Site;
+        Site.Try = Try;
+        Site.Handler = H;
+        Site.Function = FD;
+        Site.Caught = Caught;
+        Site.Work = *Work;
+        if (std::optional<CudaEvidence> HW =
+                Finder.find(H->getHandlerBlock(), FD)) {
+          Site.K = CudaErrorRecoverySite::CudaWorkInHandler;
+          Site.HandlerWork = std::move(HW);
+        } else if (classifyHandlerExit(H, FD) == HandlerExit::CarriesOn) {
+          Site.K = CudaErrorRecoverySite::CarriesOn;
+        } else {
+          continue;
+        }
+        Out.push_back(std::move(Site));
+      }
+    });
+  });
+  std::sort(Out.begin(), Out.end(),
+            [](const CudaErrorRecoverySite &A, const CudaErrorRecoverySite &B) {
+              return A.Handler->getBeginLoc().getRawEncoding() <
+                     B.Handler->getBeginLoc().getRawEncoding();
+            });
+  return Out;
+}
+
+} // namespace torchtidy

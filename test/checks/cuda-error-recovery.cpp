@@ -1,0 +1,207 @@
+// RUN: %check_clang_tidy %s libtorch-cuda-error-recovery %t -- -- %mock_torch
+
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int cudaDeviceSynchronize();
+
+namespace nn = torch::nn;
+
+struct NetImpl : nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+TORCH_MODULE(Net);
+
+//===--- The handler carries on after CUDA work ----------------------------===//
+
+void skipBatch(torch::Tensor batch) {
+  try {
+    auto y = batch.cuda();
+  } catch (...) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of '...' catches the CUDA errors of the work in its try block and carries on: after an illegal memory access or a device-side assert the CUDA context is dead and every later CUDA call fails; rethrow or end the program, and recover only from out-of-memory (c10::OutOfMemoryError) [libtorch-cuda-error-recovery]
+    std::puts("skipping the batch");
+  }
+}
+
+// std::exception is a base of c10::Error; the work is a module moved to
+// CUDA, called in a function the try block calls.
+std::string reply(Net &net, torch::Tensor x) {
+  return std::to_string(net->forward(x).size(0));
+}
+void serve(Net &net, torch::Tensor x) {
+  for (int request = 0; request < 3; ++request) {
+    std::string out;
+    try {
+      out = reply(net, x);
+    } catch (const std::exception &e) {
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: handler of 'const std::exception &' catches the CUDA errors
+      out = e.what();
+    }
+  }
+}
+torch::Device pickDevice() {
+  return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+}
+int startServer() {
+  Net net;
+  torch::Device device = pickDevice();
+  net->to(device);
+  serve(net, torch::randn({2}));
+  return 0;
+}
+
+// c10::Error and c10::CUDAError, around a CUDA factory and synchronize.
+void step(int64_t n) {
+  try {
+    auto z = torch::zeros({n}, torch::kCUDA);
+  } catch (const c10::Error &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const c10::Error &' catches the CUDA errors
+  }
+  try {
+    torch::cuda::synchronize();
+  } catch (c10::CUDAError &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'c10::CUDAError &' catches the CUDA errors
+  }
+}
+
+// A std::runtime_error around the CUDA runtime API, which the user's own
+// wrapper may throw as such.
+void wrapped() {
+  try {
+    if (cudaDeviceSynchronize() != 0)
+      throw std::runtime_error("sync failed");
+  } catch (const std::runtime_error &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const std::runtime_error &' catches the CUDA errors
+    std::puts(e.what());
+  }
+}
+
+//===--- The handler does CUDA work ----------------------------------------===//
+
+void retry(torch::Tensor x) {
+  try {
+    x = x.to(torch::kCUDA);
+  } catch (const c10::Error &e) {
+    c10::cuda::CUDACachingAllocator::emptyCache();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: CUDA work in a handler of 'const c10::Error &' that catches the CUDA errors of its try block: after an illegal memory access or a device-side assert the CUDA context is dead and this fails too (emptyCache() and retries help only after out-of-memory: catch c10::OutOfMemoryError for that) [libtorch-cuda-error-recovery]
+    throw;
+  }
+}
+
+//===--- Not reported below. -----------------------------------------------===//
+
+void rethrows(torch::Tensor x) {
+  try {
+    x = x.cuda();
+  } catch (const c10::Error &e) {
+    std::puts(e.what());
+    throw;
+  }
+  try {
+    x = x.cuda();
+  } catch (const std::exception &e) {
+    throw std::runtime_error(std::string("forward failed: ") + e.what());
+  }
+}
+
+void exits(torch::Tensor x) {
+  try {
+    x = x.cuda();
+  } catch (const c10::Error &e) {
+    std::puts(e.what());
+    std::exit(1);
+  }
+  try {
+    x = x.cuda();
+  } catch (...) {
+    std::abort();
+  }
+}
+
+int main() {
+  try {
+    auto x = torch::ones({2}).cuda();
+  } catch (const c10::Error &e) {
+    std::puts(e.what());
+    return 1; // ends the program
+  }
+  return startServer();
+}
+
+// Out-of-memory is recoverable: by type, by an earlier handler, by message.
+void outOfMemory(int64_t n) {
+  try {
+    auto z = torch::empty({n}, torch::kCUDA);
+  } catch (const c10::OutOfMemoryError &e) {
+    c10::cuda::CUDACachingAllocator::emptyCache();
+  }
+  try {
+    auto z = torch::empty({n}, torch::kCUDA);
+  } catch (const c10::Error &e) {
+    if (std::string(e.what()).find("CUDA out of memory") == std::string::npos)
+      throw;
+    c10::cuda::CUDACachingAllocator::emptyCache();
+  }
+}
+
+// Errors LibTorch does not throw for CUDA, or no CUDA work at all.
+void notCuda(torch::Tensor x, torch::Device configured) {
+  try {
+    x = x.cuda();
+  } catch (const c10::IndexError &e) {
+  } catch (const std::runtime_error &e) {
+  }
+  try {
+    x = x.cuda();
+  } catch (const c10::Error &e) {
+    throw;
+  } catch (...) { // c10::Error went to the first handler
+  }
+  try {
+    auto y = x.to(torch::kCPU) + torch::zeros({2});
+    auto z = x.to(configured); // not known to be CUDA
+  } catch (const std::exception &e) {
+  }
+}
+
+// Loading weights into, assigning and moving a module moved to CUDA: the
+// errors are the file's (or no GPU at all), not a dead context.
+Net makeNet();
+void loadWeights(Net &net, const std::string &path) {
+  try {
+    torch::load(net, path);
+  } catch (const std::exception &e) {
+    std::puts("no weights, starting from scratch");
+  }
+  try {
+    net = makeNet();
+    net->to(torch::kCUDA);
+  } catch (...) {
+  }
+}
+
+// The GPU side of a choice with the CPU, from another translation unit.
+torch::Device selectDevice();
+struct Options {
+  bool use_cuda = true;
+};
+struct OtherImpl : nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+TORCH_MODULE(Other);
+void reply2(Other &net, torch::Tensor x) { net->forward(x); }
+void handle(Other &net, torch::Tensor x) {
+  try {
+    reply2(net, x);
+  } catch (const std::exception &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const std::exception &' catches the CUDA errors
+  }
+}
+void startOther(const Options &opts) {
+  Other net;
+  torch::Device device = opts.use_cuda ? selectDevice() : torch::Device(torch::kCPU);
+  net->to(device);
+  handle(net, torch::randn({2}));
+}
