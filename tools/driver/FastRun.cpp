@@ -1,8 +1,8 @@
 //===--- FastRun.cpp - torch-tidy's way of running clang-tidy -------------===//
 
 #include "FastRun.h"
+#include "DriverCompat.h"
 #include "PreambleCache.h"
-#include "torchtidy/analysis/LLVMCompat.h"
 
 #include "ClangTidy.h"
 #include "ClangTidyDiagnosticConsumer.h"
@@ -18,6 +18,9 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <type_traits>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -32,16 +35,23 @@ FastRunOptions &fastRunOptions() {
 
 namespace {
 
+void logLine(llvm::StringRef What, llvm::StringRef File) {
+  if (fastRunOptions().CacheVerbose)
+    llvm::errs() << "torch-tidy: " << What << ": " << File << "\n";
+}
+
 /// Collects the top-level declarations written outside system headers and,
 /// before the checks run, makes them the AST's traversal scope. Declarations
 /// of the user's own headers are kept: a module class declared in model.h is
 /// checked as before.
 class UserScopeConsumer : public ASTConsumer {
 public:
-  explicit UserScopeConsumer(const SourceManager &SM) : SM(SM) {}
+  UserScopeConsumer(const SourceManager &SM, std::string File)
+      : SM(SM), File(std::move(File)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group) {
+      ++Seen;
       SourceLocation Loc = D->getLocation();
       if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
           !isImplicitInstantiation(D))
@@ -52,6 +62,12 @@ public:
 
   void HandleTranslationUnit(ASTContext &Context) override {
     Context.setTraversalScope(Scope);
+    // What the checks will traverse, read back from the context: the test
+    // that the fast path is in effect (test/tools/traversal-scope.test).
+    logLine("traversal scope: " +
+                std::to_string(Context.getTraversalScope().size()) + " of " +
+                std::to_string(Seen) + " top-level declarations",
+            File);
   }
 
 private:
@@ -70,7 +86,9 @@ private:
   }
 
   const SourceManager &SM;
+  std::string File;
   std::vector<Decl *> Scope;
+  unsigned Seen = 0;
 };
 
 /// Whether every check enabled for a file is one of ours, by the file's
@@ -85,12 +103,7 @@ public:
     auto [It, Inserted] = Known.try_emplace(Checks, false);
     if (Inserted) {
       std::vector<std::string> Names =
-          getCheckNames(Options, Context.canEnableAnalyzerAlphaCheckers()
-#if LLVM_VERSION_MAJOR >= 22
-                                     ,
-                        Context.canExperimentalCustomChecks()
-#endif
-          );
+          compat::enabledCheckNames(Options, Context);
       It->second =
           !Names.empty() && llvm::all_of(Names, [](const std::string &N) {
             return llvm::StringRef(N).starts_with("libtorch-");
@@ -142,8 +155,8 @@ private:
           !Parent.Filter.onlyLibTorchChecks(File))
         return Tidy;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(
-          std::make_unique<UserScopeConsumer>(Compiler.getSourceManager()));
+      Consumers.push_back(std::make_unique<UserScopeConsumer>(
+          Compiler.getSourceManager(), File.str()));
       Consumers.push_back(std::move(Tidy));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
@@ -203,16 +216,7 @@ runClangTidyFast(ClangTidyContext &Context,
   Context.setProfileStoragePrefix(StoreCheckProfile);
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
-#if LLVM_VERSION_MAJOR >= 22
-  auto DiagOpts = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine DE(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
-                       /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
-#else
-  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(),
-                       &DiagConsumer, /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(&DE);
-#endif
+  compat::ContextDiagnostics Diagnostics(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
   TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet);
@@ -225,39 +229,30 @@ runClangTidyFast(ClangTidyContext &Context,
 } // namespace torchtidy::driver
 
 // The replacement of clang::tidy::runClangTidy: the linker sends
-// clangTidyMain's call here (--wrap=<mangled name>). LLVM 22 added the
-// trailing `bool Quiet`, hence one more parameter and one more letter ("b")
-// in the mangled name.
-#if LLVM_VERSION_MAJOR >= 22
-#define TORCHTIDY_QUIET_PARAM , bool Quiet
-#define TORCHTIDY_QUIET_ARG Quiet
-#define TORCHTIDY_QUIET_MANGLING "b"
-#else
-#define TORCHTIDY_QUIET_PARAM
-#define TORCHTIDY_QUIET_ARG false
-#define TORCHTIDY_QUIET_MANGLING ""
-#endif
+// clangTidyMain's call here (--wrap=<mangled name>, the name read from the
+// clang-tidy library at configure time, tools/CMakeLists.txt).
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
     llvm::StringRef StoreCheckProfile
-        TORCHTIDY_QUIET_PARAM) asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_"
-                                   "16ClangTidyContextERKNS_"
-                                   "7tooling19CompilationDatabaseEN4llvm8ArrayR"
-                                   "efINSt7__cxx1112basic_"
-                                   "stringIcSt11char_traitsIcESaIcEEEEENS7_"
-                                   "18IntrusiveRefCntPtrINS7_"
-                                   "3vfs17OverlayFileSystemEEEbbNS7_"
-                                   "9StringRefE" TORCHTIDY_QUIET_MANGLING);
+        TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS) asm("__"
+                                                   "wrap"
+                                                   "_" TORCHTIDY_RUN_CLANG_TIDY_SYMBOL);
+// The wrapped symbol is the one runClangTidy the library defines; this is
+// its declared type, or the build stops here.
+static_assert(std::is_same_v<decltype(&clang::tidy::runClangTidy),
+                             decltype(&torchtidyRunClangTidy)>,
+              "clang::tidy::runClangTidy changed: update "
+              "TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS (DriverCompat.h)");
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile TORCHTIDY_QUIET_PARAM) {
+    llvm::StringRef StoreCheckProfile TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS) {
   return torchtidy::driver::runClangTidyFast(
       Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
-      EnableCheckProfile, StoreCheckProfile, TORCHTIDY_QUIET_ARG);
+      EnableCheckProfile, StoreCheckProfile, TORCHTIDY_RUN_CLANG_TIDY_QUIET);
 }

@@ -1,7 +1,7 @@
 //===--- PreambleCache.cpp - one precompiled preamble per project ---------===//
 
 #include "PreambleCache.h"
-#include "torchtidy/analysis/LLVMCompat.h"
+#include "DriverCompat.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -10,11 +10,8 @@
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
-#if LLVM_VERSION_MAJOR >= 22
-#include "clang/Options/OptionUtils.h"
-#endif
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -340,9 +337,8 @@ public:
 };
 
 bool isCxxSource(llvm::StringRef File) {
-  return llvm::StringSwitch<bool>(llvm::sys::path::extension(File))
-      .Cases(".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", true)
-      .Default(false);
+  return llvm::is_contained({".cpp", ".cc", ".cxx", ".c++", ".C", ".cp"},
+                            llvm::sys::path::extension(File));
 }
 
 /// Flags that change what the preamble means in ways the cache does not
@@ -361,21 +357,9 @@ bool hasUnsupportedFlag(const std::vector<std::string> &Args) {
                               .contains_insensitive("clang-cl");
 }
 
-/// The resource directory (clang's own headers) clang tooling gives a file
-/// without one. Kept out of LLVMCompat.h, which the checks include, for the
-/// frontend headers it needs: LLVM 22 moved it out of CompilerInvocation.
-std::string clangResourceDir() {
-  static int Anchor;
-#if LLVM_VERSION_MAJOR >= 22
-  return clang::GetResourcesPath("clang_tool", &Anchor);
-#else
-  return clang::CompilerInvocation::GetResourcesPath("clang_tool", &Anchor);
-#endif
-}
-
 std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
-  torchtidy::compat::makeAbsolute(WorkingDir, P);
+  compat::makeAbsolute(WorkingDir, P);
   llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   return std::string(P);
 }
@@ -493,7 +477,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     Flags.push_back(Args[I]);
   }
   if (!HasResourceDir)
-    Flags.push_back("-resource-dir=" + clangResourceDir());
+    Flags.push_back("-resource-dir=" + compat::clangResourceDir());
 
   const std::string Key = this->key(Flags, *Cwd, Includes);
   llvm::SmallString<256> Base(Dir);
@@ -527,7 +511,8 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
 
   // One process builds, the others wait for it (workers of one project run
   // start together).
-  torchtidy::compat::FileLock Lock(PCH, /*MaxSeconds=*/600);
+  compat::FileLock Lock(PCH);
+  Lock.waitForOwner(/*MaxSeconds=*/600);
   const bool Owner = Lock.owned();
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key + " (built by another process)");

@@ -1,8 +1,8 @@
 //===--- ProjectRunner.cpp - torch-tidy over many files -------------------===//
 
 #include "ProjectRunner.h"
+#include "DriverCompat.h"
 #include "Sarif.h"
-#include "torchtidy/analysis/LLVMCompat.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
@@ -68,7 +68,7 @@ void readResults(Job &J) {
     if (Path.empty() || llvm::sys::path::is_absolute(Path))
       return;
     llvm::SmallString<256> P(Path);
-    torchtidy::compat::makeAbsolute(Dir, P);
+    compat::makeAbsolute(Dir, P);
     llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
     Path = std::string(P);
   };
@@ -115,7 +115,7 @@ int runProject(ProjectOptions O) {
     for (const auto &C : DB->getAllCompileCommands()) {
       llvm::SmallString<256> Path(C.Filename);
       if (!llvm::sys::path::is_absolute(Path))
-        torchtidy::compat::makeAbsolute(C.Directory, Path);
+        compat::makeAbsolute(C.Directory, Path);
       llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
       if (looksLikeCudaCommand(C)) {
         if (Seen.insert(Path).second)

@@ -27,7 +27,7 @@
 #include "TorchTidyVersion.h"
 #include "tool/ClangTidyMain.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,27 +49,23 @@ using namespace torchtidy::driver;
 namespace {
 
 /// clang-tidy options that take a value, so `-opt value` consumes two
-/// arguments.
+/// arguments. (A list, not StringSwitch::Cases: LLVM 22 deprecates the form
+/// LLVM 19 has.)
 bool takesValue(llvm::StringRef Opt) {
-  Opt = Opt.ltrim('-');
-  return llvm::StringSwitch<bool>(Opt)
-      .Cases("p", "checks", "config", "config-file", "export-fixes", true)
-      .Cases("extra-arg", "extra-arg-before", "format-style", "header-filter",
-             true)
-      .Cases("exclude-header-filter", "line-filter", "load",
-             "store-check-profile", "vfsoverlay", true)
-      .Case("warnings-as-errors", true)
-      .Case("removed-arg", true) // clang-tidy 22 and later
-      .Default(false);
+  return llvm::is_contained(
+      {"p", "checks", "config", "config-file", "export-fixes", "extra-arg",
+       "extra-arg-before", "format-style", "header-filter",
+       "exclude-header-filter", "line-filter", "load", "store-check-profile",
+       "vfsoverlay", "warnings-as-errors",
+       "removed-arg" /* clang-tidy 22 and later */},
+      Opt.ltrim('-'));
 }
 
 bool isInformational(llvm::StringRef Opt) {
-  Opt = Opt.ltrim('-');
-  return llvm::StringSwitch<bool>(Opt)
-      .Cases("list-checks", "dump-config", "explain-config", "verify-config",
-             true)
-      .Cases("help", "help-hidden", "version", "h", true)
-      .Default(false);
+  return llvm::is_contained({"list-checks", "dump-config", "explain-config",
+                             "verify-config", "help", "help-hidden", "version",
+                             "h"},
+                            Opt.ltrim('-'));
 }
 
 int usage(const llvm::Twine &Message) {

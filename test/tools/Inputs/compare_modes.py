@@ -24,6 +24,8 @@ import subprocess
 import sys
 
 CACHE_LOG = "torch-tidy: preamble cache: "
+# --cache-verbose also says what the traversal scope is (not a finding).
+VERBOSE_LOGS = (CACHE_LOG, "torch-tidy: traversal scope: ")
 
 
 def run(tidy, mode, work, args, f):
@@ -31,7 +33,7 @@ def run(tidy, mode, work, args, f):
     cmd = [tidy] + mode_flags(mode, work) + ["--export-fixes=" + fixes] + args[0] + [f] + args[1]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     log = [l for l in r.stderr.splitlines() if l.startswith(CACHE_LOG)]
-    err = "\n".join(l for l in r.stderr.splitlines() if not l.startswith(CACHE_LOG))
+    err = "\n".join(l for l in r.stderr.splitlines() if not l.startswith(VERBOSE_LOGS))
     yaml = open(fixes).read() if os.path.exists(fixes) else ""
     return {"rc": r.returncode, "out": r.stdout, "err": err, "fixes": yaml, "log": log,
             "cmd": " ".join(shlex.quote(c) for c in cmd)}
