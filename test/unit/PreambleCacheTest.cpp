@@ -117,11 +117,15 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   EXPECT_EQ(Back->Inputs[1].Size, 99u);
   EXPECT_FALSE(PreambleManifest::parse(""));
   EXPECT_FALSE(
-      PreambleManifest::parse("torch-tidy-preamble 1\nstatus maybe\n"));
+      PreambleManifest::parse("torch-tidy-preamble 2\nstatus maybe\n"));
   EXPECT_FALSE(PreambleManifest::parse(
-      "torch-tidy-preamble 1\nstatus usable\ninput x 1 /a\n"));
+      "torch-tidy-preamble 2\nstatus usable\ninput x 1 /a\n"));
+  // Entries of an older format (PCHs that carry the headers' vtable uses)
+  // are not used.
   EXPECT_FALSE(
-      PreambleManifest::parse("torch-tidy-preamble 0\nstatus usable\n"));
+      PreambleManifest::parse("torch-tidy-preamble 1\nstatus usable\n"));
+  EXPECT_TRUE(
+      PreambleManifest::parse("torch-tidy-preamble 2\nstatus usable\n"));
 }
 
 TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {

@@ -122,9 +122,9 @@ public:
   TidyActionFactory(
       ClangTidyContext &Context,
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-      CheckSetFilter &Filter, bool Quiet)
+      CheckSetFilter &Filter, bool Quiet, bool LeakAtEnd)
       : ConsumerFactory(Context, std::move(BaseFS)), Filter(Filter),
-        Quiet(Quiet) {}
+        Quiet(Quiet), LeakAtEnd(LeakAtEnd) {}
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(*this);
@@ -138,6 +138,11 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     if (Quiet)
       Invocation->getDiagnosticOpts().ShowCarets = false;
+    // The process ends after its one file: leave the AST to the exit, as
+    // clang's own -cc1 does (-disable-free), instead of freeing it piece by
+    // piece.
+    if (LeakAtEnd)
+      Invocation->getFrontendOpts().DisableFree = true;
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
@@ -168,6 +173,7 @@ private:
   ClangTidyASTConsumerFactory ConsumerFactory;
   CheckSetFilter &Filter;
   bool Quiet;
+  bool LeakAtEnd;
 };
 
 /// clang-tidy's per-file ExtraArgsBefore and ExtraArgs from its options.
@@ -219,7 +225,11 @@ runClangTidyFast(ClangTidyContext &Context,
   compat::ContextDiagnostics Diagnostics(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet);
+  // The profile is written when the checks' consumer is destroyed.
+  const bool LeakAtEnd = InputFiles.size() == 1 && !EnableCheckProfile &&
+                         StoreCheckProfile.empty();
+  TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet,
+                            LeakAtEnd);
   Tool.run(&Factory);
   return DiagConsumer.take();
 }

@@ -93,6 +93,7 @@ std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
     if (Opt.consume_front("cache-dir=")) {
       llvm::SmallString<256> P(Opt);
       llvm::sys::fs::make_absolute(P);
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
       Fast.CacheDir = std::string(P);
       Taken.push_back("--cache-dir=" + Fast.CacheDir);
     } else if (Opt == "no-preamble-cache") {
@@ -237,6 +238,7 @@ int main(int OrigArgc, const char **OrigArgv) {
     llvm::SmallString<256> P(O.BuildPath);
     llvm::sys::fs::make_absolute(P);
     llvm::sys::path::append(P, "torch-tidy-cache");
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
     fastRunOptions().CacheDir = std::string(P);
   }
   // Workers get the same speed options.
