@@ -1,7 +1,9 @@
 //===--- PreambleCache.cpp - one precompiled preamble per project ---------===//
 
 #include "PreambleCache.h"
+#include "CacheDirectory.h"
 #include "DriverCompat.h"
+#include "ResultsCache.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -16,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
@@ -267,24 +270,6 @@ bool PreambleManifest::upToDate(llvm::vfs::FileSystem &FS) const {
 
 namespace {
 
-/// Every file the preprocessor enters, and whether it is a system header.
-class InputCollector : public clang::DependencyCollector {
-public:
-  std::vector<std::pair<std::string, bool>> Seen; // path, is system
-  bool needSystemDependencies() override { return true; }
-  void maybeAddDependency(llvm::StringRef Filename, bool FromModule,
-                          bool IsSystem, bool IsModuleFile,
-                          bool IsMissing) override {
-    if (IsMissing || Filename.starts_with("<"))
-      return;
-    if (Names.insert(Filename).second)
-      Seen.emplace_back(Filename.str(), IsSystem);
-  }
-
-private:
-  llvm::StringSet<> Names;
-};
-
 /// Clears the vtables the headers themselves used from the PCH, before it
 /// is written. Sema defines the vtables a translation unit used at its end,
 /// instantiating every virtual member of each class template among them; a
@@ -414,29 +399,6 @@ std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
   return std::string(P);
 }
 
-bool writeAtomically(llvm::StringRef Path, llvm::StringRef Content) {
-  std::string Tmp =
-      (Path + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return false;
-    OS << Content;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return false;
-  }
-  return true;
-}
-
 std::optional<PreambleManifest> readManifest(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -552,6 +514,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
 
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key);
+    markUsed(ManifestPath);
     return Use(*M);
   }
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
@@ -563,12 +526,14 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   // start together).
   compat::FileLock Lock(PCH);
   Lock.waitForOwner(/*MaxSeconds=*/600);
-  const bool Owner = Lock.owned();
+  // Built by the owner we waited for, or by one that let go just before
+  // this process took the lock.
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key + " (built by another process)");
+    markUsed(ManifestPath);
     return Use(*M);
   }
-  if (!Owner) {
+  if (!Lock.owned()) {
     log(File, "skipped, the process building " + Key + " did not finish");
     return Args;
   }
@@ -576,6 +541,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     log(File, "skipped, cannot write the cache entry " + Key);
     return Args;
   }
+  Wrote = true;
   if (auto M = readManifest(ManifestPath)) {
     log(File, "built " + Key);
     return Use(*M);
@@ -590,7 +556,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   const std::string PCH = (Base + ".pch").str();
   const std::string Tmp =
       (PCH + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
-  if (!writeAtomically(Header, Includes))
+  if (!writeFileAtomically(Header, Includes))
     return false;
 
   std::vector<std::string> CommandLine = Flags;
@@ -634,7 +600,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   } else {
     llvm::sys::fs::remove(Tmp);
   }
-  return writeAtomically((Base + ".manifest").str(), M.serialize());
+  return writeFileAtomically((Base + ".manifest").str(), M.serialize());
 }
 
 } // namespace torchtidy::driver

@@ -105,6 +105,10 @@ public:
   std::vector<std::string> adjust(const std::vector<std::string> &Args,
                                   llvm::StringRef File);
 
+  /// Whether adjust() wrote an entry (the directory may have outgrown its
+  /// limit, CacheDirectory.h).
+  bool wroteEntry() const { return Wrote; }
+
   /// The key of \p File's entry from its command line and includes; what
   /// the cache would use, for tests.
   static std::string key(const std::vector<std::string> &FlagsWithoutFile,
@@ -118,6 +122,7 @@ private:
   std::string Dir;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   bool Verbose;
+  bool Wrote = false;
 };
 
 } // namespace torchtidy::driver
