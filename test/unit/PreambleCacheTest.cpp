@@ -167,4 +167,17 @@ TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
             PreambleCache::key({"-Ix"}, "/w", ""));
 }
 
+TEST(PreambleCache, ParsesWithoutThePCHOnlyWhileABuildHasJustBegun) {
+  // A build of 15 s on record: a file met in its first 5 s is parsed
+  // without the PCH (which takes about as long as the rest of the build),
+  // one met later waits for it.
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(0.5, 15));
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(4.9, 15));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(5.1, 15));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(12, 15));
+  // No build on record: the first seconds of a build.
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(1, 0));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(6, 0));
+}
+
 } // namespace

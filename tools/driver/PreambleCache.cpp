@@ -18,12 +18,14 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <functional>
 
 namespace torchtidy::driver {
@@ -399,6 +401,26 @@ std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
   return std::string(P);
 }
 
+/// How long the last PCH build in \p Dir took (0 when none is on record),
+/// for parseInsteadOfWaiting.
+constexpr llvm::StringLiteral BuildSecondsFile = "last-preamble-build-seconds";
+
+double lastBuildSeconds(llvm::StringRef Dir) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, BuildSecondsFile);
+  auto Buf = llvm::MemoryBuffer::getFile(P);
+  double Seconds = 0;
+  if (!Buf || (*Buf)->getBuffer().trim().getAsDouble(Seconds))
+    return 0;
+  return Seconds;
+}
+
+void recordBuildSeconds(llvm::StringRef Dir, double Seconds) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, BuildSecondsFile);
+  writeFileAtomically(P, llvm::formatv("{0:f2}\n", Seconds).str());
+}
+
 std::optional<PreambleManifest> readManifest(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -522,10 +544,26 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     return Args;
   }
 
-  // One process builds, the others wait for it (workers of one project run
-  // start together).
+  // One process builds. The others, which start with it in a project run,
+  // analyse their file without the PCH while a build has just begun (so
+  // that -j N does not idle for a whole build), and otherwise wait for it.
   compat::FileLock Lock(PCH);
-  Lock.waitForOwner(/*MaxSeconds=*/600);
+  if (!Lock.owned()) {
+    const std::string LockPath = PCH + ".lock";
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(LockPath, St)) {
+      const double Age =
+          std::chrono::duration<double>(std::chrono::system_clock::now() -
+                                        St.getLastModificationTime())
+              .count();
+      if (parseInsteadOfWaiting(Age, lastBuildSeconds(Dir))) {
+        log(File, "parsed without it, another process began building " + Key +
+                      " " + llvm::formatv("{0:f1}", Age).str() + " s ago");
+        return Args;
+      }
+    }
+    Lock.waitForOwner(/*MaxSeconds=*/600);
+  }
   // Built by the owner we waited for, or by one that let go just before
   // this process took the lock.
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
@@ -537,16 +575,28 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     log(File, "skipped, the process building " + Key + " did not finish");
     return Args;
   }
+  const auto BuildStart = std::chrono::steady_clock::now();
   if (!build(Flags, Includes, Base, *Cwd)) {
     log(File, "skipped, cannot write the cache entry " + Key);
     return Args;
   }
   Wrote = true;
+  recordBuildSeconds(Dir, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - BuildStart)
+                              .count());
   if (auto M = readManifest(ManifestPath)) {
     log(File, "built " + Key);
     return Use(*M);
   }
   return Args;
+}
+
+bool PreambleCache::parseInsteadOfWaiting(double BuildAgeSeconds,
+                                          double LastBuildSeconds,
+                                          double NoRecordSeconds) {
+  const double Threshold =
+      LastBuildSeconds > 0 ? LastBuildSeconds / 3 : NoRecordSeconds;
+  return BuildAgeSeconds < Threshold;
 }
 
 bool PreambleCache::build(const std::vector<std::string> &Flags,

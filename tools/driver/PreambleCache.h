@@ -109,6 +109,16 @@ public:
   /// limit, CacheDirectory.h).
   bool wroteEntry() const { return Wrote; }
 
+  /// Whether a process that finds another building the PCH it needs should
+  /// analyse its file without the PCH instead of waiting: when the build
+  /// began less than a third of the last build's duration ago (a parse of
+  /// the file alone takes most of what a build takes), or, with no build on
+  /// record, less than \p NoRecordSeconds ago. \p LastBuildSeconds is 0
+  /// without a record.
+  static bool parseInsteadOfWaiting(double BuildAgeSeconds,
+                                    double LastBuildSeconds,
+                                    double NoRecordSeconds = 5);
+
   /// The key of \p File's entry from its command line and includes; what
   /// the cache would use, for tests.
   static std::string key(const std::vector<std::string> &FlagsWithoutFile,
