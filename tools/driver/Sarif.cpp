@@ -30,9 +30,10 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
       {"libtorch-unchecked-index",
-       "Finds index tensors that come from outside the function and reach an "
-       "embedding, an index op or a loss target with no bounds check on every "
-       "path before them."},
+       "Finds indices with evidence that they can leave the table they read: "
+       "constant ids out of range, a length known only at run time into a "
+       "table of fixed rows, a shift past either end, data from outside the "
+       "program, or a bounds check that does not protect the use."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},
