@@ -19,9 +19,12 @@
 #include <vector>
 
 namespace c10 {
+struct nullopt_t {};
+constexpr nullopt_t nullopt{};
 template <typename T> class optional {
 public:
   optional() = default;
+  optional(nullopt_t) {}
   optional(T v) : v_(std::make_shared<T>(std::move(v))) {}
   template <typename U, typename = std::enable_if_t<
                             std::is_constructible<T, U &&>::value &&
@@ -135,6 +138,7 @@ public:
 };
 class Tensor;
 namespace indexing {
+constexpr c10::nullopt_t None = c10::nullopt;
 struct Slice {
   Slice(c10::optional<int64_t> start = {}, c10::optional<int64_t> stop = {},
         c10::optional<int64_t> step = {});
@@ -225,6 +229,7 @@ public:
   Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
   Tensor &index_put_(std::initializer_list<Tensor> indices, const Tensor &values);
+  Tensor &index_put_(std::initializer_list<Tensor> indices, const Scalar &value);
   Tensor take(const Tensor &index) const;
   Tensor take_along_dim(const Tensor &indices, c10::optional<int64_t> dim = {}) const;
   Tensor index(std::initializer_list<Tensor> indices) const;
@@ -553,6 +558,11 @@ struct CrossEntropyFuncOptions {
   CrossEntropyFuncOptions() = default;
   CrossEntropyFuncOptions &ignore_index(int64_t v) { return *this; }
 };
+struct PadFuncOptions {
+  PadFuncOptions(std::vector<int64_t> pad);
+  PadFuncOptions &value(double v) { return *this; }
+};
+Tensor pad(const Tensor &input, const PadFuncOptions &options);
 namespace detail {
 // Indices first, as F::embedding takes them (not ATen's weight first).
 Tensor embedding(const Tensor &input, const Tensor &weight,
