@@ -3,6 +3,7 @@
 #include "ClangTidyModule.h"
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
+#include "FromBlobDtypeCheck.h"
 #include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
@@ -20,6 +21,8 @@ public:
         "libtorch-cross-device-index");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
+    CheckFactories.registerCheck<FromBlobDtypeCheck>(
+        "libtorch-from-blob-dtype");
     CheckFactories.registerCheck<UncheckedIndexCheck>(
         "libtorch-unchecked-index");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(

@@ -29,6 +29,10 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "calls, kernel launches, reads of member tensors moved to CUDA) in a "
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
+      {"libtorch-from-blob-dtype",
+       "Finds from_blob calls whose dtype (float when none is given) does not "
+       "match the type of the elements its pointer points at: the tensor "
+       "reinterprets their bytes, and may read past the end of the buffer."},
       {"libtorch-unchecked-index",
        "Finds index tensors that come from outside the function and reach an "
        "embedding, an index op or a loss target with no bounds check on every "

@@ -107,6 +107,7 @@ enum Fact : uint64_t {
   MayReturnSelf = 1ull << 50, ///< allocates only when it must: may be its input
   FreesMemory = 1ull << 51,   ///< free(p): p's memory is gone
   ContainerData = 1ull << 52, ///< v.data() / s.c_str(): a container's elements
+  SetsDefaultDtype = 1ull << 53, ///< set_default_dtype: not float any more
 };
 
 /// Registration calls of torch::nn::Module.
