@@ -3,6 +3,7 @@
 #include "ClangTidyModule.h"
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
+#include "DanglingDataPtrCheck.h"
 #include "FromBlobDtypeCheck.h"
 #include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
@@ -21,6 +22,8 @@ public:
         "libtorch-cross-device-index");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
+    CheckFactories.registerCheck<DanglingDataPtrCheck>(
+        "libtorch-dangling-data-ptr");
     CheckFactories.registerCheck<FromBlobDtypeCheck>(
         "libtorch-from-blob-dtype");
     CheckFactories.registerCheck<UncheckedIndexCheck>(
