@@ -5,6 +5,7 @@
 #include "CudaInDatasetGetCheck.h"
 #include "DanglingDataPtrCheck.h"
 #include "FromBlobDtypeCheck.h"
+#include "FromBlobLifetimeCheck.h"
 #include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
@@ -26,6 +27,8 @@ public:
         "libtorch-dangling-data-ptr");
     CheckFactories.registerCheck<FromBlobDtypeCheck>(
         "libtorch-from-blob-dtype");
+    CheckFactories.registerCheck<FromBlobLifetimeCheck>(
+        "libtorch-from-blob-lifetime");
     CheckFactories.registerCheck<UncheckedIndexCheck>(
         "libtorch-unchecked-index");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(

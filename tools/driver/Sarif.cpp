@@ -39,6 +39,13 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "Finds from_blob calls whose dtype (float when none is given) does not "
        "match the type of the elements its pointer points at: the tensor "
        "reinterprets their bytes, and may read past the end of the buffer."},
+      {"libtorch-from-blob-lifetime",
+       "Finds tensors made by from_blob (without a deleter) over a local "
+       "array, std::vector, std::string, std::array or variable, or over a "
+       "buffer freed with delete[] or free, that outlive that memory: "
+       "returned, stored in a member, an out-parameter, the module, a "
+       "container or an Example that escapes, or used after the buffer is "
+       "gone, with no copy in between."},
       {"libtorch-unchecked-index",
        "Finds index tensors that come from outside the function and reach an "
        "embedding, an index op or a loss target with no bounds check on every "
