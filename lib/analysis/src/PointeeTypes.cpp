@@ -333,9 +333,10 @@ std::optional<BlobDtypeMismatch> checkBlobDtype(const FromBlobCall &Blob,
   if (Given.K == OptionsDtype::Unknown)
     return std::nullopt;
   if (Given.K == OptionsDtype::Default) {
-    if (DefaultDtypeChanged)
+    std::optional<Dtype> Float = dtypeNamed("Float");
+    if (DefaultDtypeChanged || !Float)
       return std::nullopt;
-    Given.D = *dtypeNamed("Float");
+    Given.D = *Float;
   }
   const ElementMatch M = compareElements(Buffer.Element, Given.D, Ctx);
   if (M != ElementMatch::Mismatch)

@@ -321,7 +321,7 @@ private:
         if (VD && !ME->isArrow() && hasAutomaticStorage(VD) &&
             !DRE->refersToEnclosingVariableOrCapture())
           return holderOfVar(VD); // a field of a local struct
-        if (VD && isa<ParmVarDecl>(VD)) {
+        if (isa_and_nonnull<ParmVarDecl>(VD)) {
           S.K = Store::OutParam;
           S.Holder = VD;
           return S;
@@ -672,7 +672,7 @@ private:
 
   const Stmt *enclosingBlock(const Stmt *S) const {
     const Stmt *P = parent(S);
-    return P && isa<CompoundStmt>(P) ? P : nullptr;
+    return isa_and_nonnull<CompoundStmt>(P) ? P : nullptr;
   }
 
   /// Every use is in \p Stmt's block, after \p Stmt.
