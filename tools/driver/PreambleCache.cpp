@@ -72,13 +72,27 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Source) {
   enum { NoGuard, GuardOpened, GuardDefined } Guard = NoGuard;
   std::string GuardName;
   bool SeenDirective = false, GuardClosed = false;
+  // A line comment that ends in a backslash goes on over the next line
+  // (the lines are spliced before comments are recognised), as a long RUN
+  // line of a test does.
+  bool ContinuedComment = false;
   while (!Source.empty()) {
     auto [Line, Rest] = Source.split('\n');
     Source = Rest;
-    // A continued line could hide anything; the preamble ends before it.
-    if (Line.rtrim().ends_with("\\"))
-      return Out;
+    const bool Continued = Line.rtrim().ends_with("\\");
+    if (ContinuedComment) {
+      ContinuedComment = Continued;
+      continue;
+    }
     llvm::StringRef T = Line.trim();
+    if (Continued && !InBlockComment && T.starts_with("//")) {
+      ContinuedComment = true;
+      continue;
+    }
+    // Any other continued line could hide anything; the preamble ends
+    // before it.
+    if (Continued)
+      return Out;
     if (InBlockComment || T.starts_with("/*")) {
       size_t End = T.find("*/", InBlockComment ? 0 : 2);
       InBlockComment = End == llvm::StringRef::npos;

@@ -286,6 +286,7 @@ int runProject(ProjectOptions O) {
     SarifOptions SO;
     SO.SourceRoot = O.SourceRoot;
     SO.LibTorchDocsBase = O.SarifDocsBase;
+    SO.ToolVersion = TORCHTIDY_VERSION_STRING;
     std::error_code EC;
     llvm::raw_fd_ostream OS(O.Sarif, EC, llvm::sys::fs::OF_TextWithCRLF);
     if (EC) {

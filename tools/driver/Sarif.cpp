@@ -47,9 +47,10 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "container or an Example that escapes, or used after the buffer is "
        "gone, with no copy in between."},
       {"libtorch-unchecked-index",
-       "Finds index tensors that come from outside the function and reach an "
-       "embedding, an index op or a loss target with no bounds check on every "
-       "path before them."},
+       "Finds indices with evidence that they can leave the table they read: "
+       "constant ids out of range, a length known only at run time into a "
+       "table of fixed rows, a shift past either end, data from outside the "
+       "program, or a bounds check that does not protect the use."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},

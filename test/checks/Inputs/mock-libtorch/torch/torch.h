@@ -17,9 +17,12 @@
 #include <vector>
 
 namespace c10 {
+struct nullopt_t {};
+constexpr nullopt_t nullopt{};
 template <typename T> class optional {
 public:
   optional() = default;
+  optional(nullopt_t) {}
   optional(T v) : v_(std::make_shared<T>(std::move(v))) {}
   template <typename U, typename = std::enable_if_t<
                             std::is_constructible<T, U &&>::value &&
@@ -179,6 +182,7 @@ public:
 };
 class Tensor;
 namespace indexing {
+constexpr c10::nullopt_t None = c10::nullopt;
 struct Slice {
   Slice(c10::optional<int64_t> start = {}, c10::optional<int64_t> stop = {},
         c10::optional<int64_t> step = {});
