@@ -115,3 +115,16 @@ float usedBeforeDelete(int n) {
   delete[] p;
   return s;
 }
+// Not reported: a user class's insert() (pytorch-cpp-rl's RolloutStorage
+// copies each step into its own tensors), not a standard container.
+struct Rollouts {
+  void insert(torch::Tensor reward);
+};
+void rollouts() {
+  std::vector<Rollouts> storages(2);
+  for (int i = 0; i < 2; ++i) {
+    std::vector<float> rewards{1};
+    storages[i].insert(torch::from_blob(rewards.data(), {1, 1}));
+  }
+  storages[0].insert(torch::zeros({1, 1}));
+}

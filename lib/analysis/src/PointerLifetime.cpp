@@ -507,7 +507,11 @@ private:
         }
         if (IsArg || isa<CXXMemberCallExpr>(Call)) {
           const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-          if (IsArg && MC && (Facts & op::ContainerInsert)) {
+          // A standard container keeps what it is given; a user class's
+          // insert(t) (a rollout storage) may copy it into its own tensors.
+          const CXXRecordDecl *Into = MC ? MC->getRecordDecl() : nullptr;
+          if (IsArg && Into && Into->isInStdNamespace() &&
+              (Facts & op::ContainerInsert)) {
             Store H = holderOf(MC->getImplicitObjectArgument());
             if (H.K == Store::None)
               return H;
