@@ -336,7 +336,7 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
     const bool Embedding = S.Site.K == IndexOpSite::Embedding ||
                            S.Site.K == IndexOpSite::EmbeddingBag;
     const bool Loss = S.Site.K == IndexOpSite::LossTarget;
-    std::string What = Embedding ? "an embedding" : Loss ? W.What : W.What;
+    std::string What = Embedding ? "an embedding" : W.What;
     std::string Size =
         Rows.empty() ? "" : " with " + Rows + (Loss ? " classes" : " rows");
     std::string Value = quantityText(E.Value, 0, *Context);

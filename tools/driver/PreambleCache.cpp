@@ -177,7 +177,8 @@ std::string systemPreamble(
           for (std::string &C : Candidates) {
             llvm::SmallString<256> P(C);
             llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-            if ((Content = Read(P))) {
+            Content = Read(P);
+            if (Content) {
               Found = std::string(P);
               break;
             }
@@ -656,13 +657,13 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   if (M.Status == PreambleManifest::Usable) {
     PreambleManifest::Input Self;
     if (llvm::sys::fs::rename(Tmp, PCH) || !statInput(*FS, PCH, Self)) {
-      llvm::sys::fs::remove(Tmp);
+      (void)llvm::sys::fs::remove(Tmp); // best effort: the build failed
       return false;
     }
     // A PCH deleted or replaced behind the cache's back is stale too.
     M.Inputs.push_back(std::move(Self));
   } else {
-    llvm::sys::fs::remove(Tmp);
+    (void)llvm::sys::fs::remove(Tmp); // best effort: nothing to keep
   }
   return writeFileAtomically((Base + ".manifest").str(), M.serialize());
 }

@@ -6,7 +6,7 @@
 #include "Sarif.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/DiagnosticsYaml.h"
+#include "clang/Tooling/DiagnosticsYaml.h" // IWYU pragma: keep (YAML traits)
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -315,7 +315,8 @@ int runProject(ProjectOptions O) {
   Summary.Files = Jobs.size();
   for (const Job &J : Jobs)
     readWorkerReport(J.ReportPath, Summary);
-  llvm::sys::fs::remove_directories(TempDir);
+  // Best effort: a leftover directory under /tmp harms nothing.
+  (void)llvm::sys::fs::remove_directories(TempDir);
 
   for (const auto &D : All)
     if (D.DiagnosticName != "clang-diagnostic-error")

@@ -9,9 +9,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/DenseSet.h"
-
-#include <algorithm>
 
 using namespace clang;
 
@@ -1313,8 +1310,8 @@ struct IndexRangeAnalysis::Impl {
     const auto *Split = dyn_cast<CallExpr>(peel(Container));
     if (!Split || !(callFacts(Split) & op::Slices))
       return nullptr;
-    return formOf(Split->getDirectCallee()) == op::Method ? argAt(Split, 0)
-                                                          : argAt(Split, 0);
+    // The whole: a method's object, a function's first argument.
+    return argAt(Split, 0);
   }
 
   IndexRange shift(IndexRange R, int64_t K) {
@@ -1447,6 +1444,8 @@ struct IndexRangeAnalysis::Impl {
 
   llvm::ArrayRef<CallSite> callersOf(const FunctionDecl *FD) {
     buildCallers();
+    if (!Callers)
+      return {};
     auto It = Callers->find(FD);
     if (It == Callers->end())
       return {};
