@@ -4,6 +4,9 @@
 #include "CrossDeviceIndexCheck.h"
 #include "CudaErrorRecoveryCheck.h"
 #include "CudaInDatasetGetCheck.h"
+#include "DanglingDataPtrCheck.h"
+#include "FromBlobDtypeCheck.h"
+#include "FromBlobLifetimeCheck.h"
 #include "HardcodedDeviceCheck.h"
 #include "UncheckedIndexCheck.h"
 #include "UnregisteredBufferCheck.h"
@@ -24,6 +27,12 @@ public:
         "libtorch-cuda-error-recovery");
     CheckFactories.registerCheck<CudaInDatasetGetCheck>(
         "libtorch-cuda-in-dataset-get");
+    CheckFactories.registerCheck<DanglingDataPtrCheck>(
+        "libtorch-dangling-data-ptr");
+    CheckFactories.registerCheck<FromBlobDtypeCheck>(
+        "libtorch-from-blob-dtype");
+    CheckFactories.registerCheck<FromBlobLifetimeCheck>(
+        "libtorch-from-blob-lifetime");
     CheckFactories.registerCheck<HardcodedDeviceCheck>(
         "libtorch-hardcoded-device");
     CheckFactories.registerCheck<UncheckedIndexCheck>(

@@ -3,6 +3,7 @@
 #include "SourceText.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::libtorch {
@@ -96,6 +97,32 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx) {
   if (Text.empty() || !needsParensForMember(E))
     return Text;
   return "(" + Text + ")";
+}
+
+std::string writtenText(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return "";
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+}
+
+llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM) {
+  if (Loc.isInvalid() || Loc.isMacroID())
+    return "";
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid || Offset > Buffer.size())
+    return "";
+  size_t LineStart = Offset == 0 ? 0 : Buffer.rfind('\n', Offset - 1);
+  LineStart = LineStart == StringRef::npos || Offset == 0 ? 0 : LineStart + 1;
+  StringRef Indent = Buffer.slice(LineStart, Offset);
+  return Indent.trim().empty() ? Indent : "";
 }
 
 } // namespace clang::tidy::libtorch

@@ -31,6 +31,14 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx);
 /// \p E needs parentheses before a `.member` access.
 bool needsParensForMember(const Expr *E);
 
+/// The text of \p E exactly as written (comments kept), for a fix-it that
+/// moves it; "" when it does not come from one place in a file.
+std::string writtenText(const Expr *E, const ASTContext &Ctx);
+
+/// The whitespace before \p Loc on its line, or "" when code precedes it
+/// there (a fix-it inserting a line before \p Loc indents it the same).
+llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM);
+
 } // namespace clang::tidy::libtorch
 
 #endif

@@ -33,6 +33,23 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "calls, kernel launches, reads of member tensors moved to CUDA) in a "
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
+      {"libtorch-dangling-data-ptr",
+       "Finds raw pointers into tensor storage (data_ptr<T>(), data<T>(), "
+       "accessors) that are used after that storage is freed: taken on a "
+       "temporary tensor an op may have freshly allocated and kept past the "
+       "end of the statement, or taken on a local tensor that goes out of "
+       "scope or is reassigned before the pointer's last use."},
+      {"libtorch-from-blob-dtype",
+       "Finds from_blob calls whose dtype (float when none is given) does not "
+       "match the type of the elements its pointer points at: the tensor "
+       "reinterprets their bytes, and may read past the end of the buffer."},
+      {"libtorch-from-blob-lifetime",
+       "Finds tensors made by from_blob (without a deleter) over a local "
+       "array, std::vector, std::string, std::array or variable, or over a "
+       "buffer freed with delete[] or free, that outlive that memory: "
+       "returned, stored in a member, an out-parameter, the module, a "
+       "container or an Example that escapes, or used after the buffer is "
+       "gone, with no copy in between."},
       {"libtorch-hardcoded-device",
        "Finds tensors that a torch::nn::Module subclass creates on, or moves "
        "to, a device fixed in its code (torch::kCUDA, \"cuda:0\", .cuda(), a "

@@ -21,6 +21,8 @@ using namespace op;
 
 const OpRow OpRows[] = {
 #define TORCHTIDY_OP(Name, Forms, Facts) {#Name, (Forms), (Facts)},
+#define TORCHTIDY_OP_SINCE(Name, Forms, Facts, Since)                          \
+  {#Name, (Forms), (Facts), #Since},
 #include "torchtidy/analysis/TorchOps.def"
 };
 

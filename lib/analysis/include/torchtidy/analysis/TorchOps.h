@@ -102,8 +102,13 @@ enum Fact : uint64_t {
   ReadsBytes = 1ull << 46,  ///< istream::read / fread: bytes into a buffer
   LoadsTensor = 1ull << 47, ///< torch::load / pickle_load: a tensor from a file
   ExtractsValue = 1ull << 48, ///< item / item<T>: a tensor's value on the host
-  // Bits 49-58 are left to other facts; 59-63 are the hard-coded-device and
-  // CUDA-error checks'.
+  // Raw memory (bits 49-53).
+  RawData = 1ull << 49,       ///< data_ptr / accessor: a pointer into storage
+  MayReturnSelf = 1ull << 50, ///< allocates only when it must: may be its input
+  FreesMemory = 1ull << 51,   ///< free(p): p's memory is gone
+  ContainerData = 1ull << 52, ///< v.data() / s.c_str(): a container's elements
+  SetsDefaultDtype = 1ull << 53, ///< set_default_dtype: not float any more
+  // Devices (bits 59-63).
   /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
@@ -194,11 +199,13 @@ struct IndexSinkRow {
   llvm::StringRef SourceParam, IndexParam;
 };
 
-/// One TORCHTIDY_OP row.
+/// One TORCHTIDY_OP row (or TORCHTIDY_OP_SINCE row: Since names the LibTorch
+/// release that added the op, which the 1.13 headers do not have).
 struct OpRow {
   llvm::StringRef Name;
   unsigned Forms;
   uint64_t Facts;
+  llvm::StringRef Since = "";
 };
 
 /// One TORCHTIDY_MODULE row.

@@ -52,7 +52,30 @@ private:
   DeviceType type_;
   int index_;
 };
-enum class ScalarType : int8_t { Long, Int, Float, Bool };
+enum class ScalarType : int8_t {
+  Long,
+  Int,
+  Float,
+  Bool,
+  Byte,
+  Char,
+  Short,
+  Half,
+  Double,
+  BFloat16,
+  ComplexFloat,
+  ComplexDouble
+};
+// Element types of their own (c10/util/Half.h, BFloat16.h, complex.h).
+struct alignas(2) Half {
+  unsigned short x;
+};
+struct alignas(2) BFloat16 {
+  unsigned short x;
+};
+template <typename T> struct alignas(sizeof(T) * 2) complex {
+  T real_, imag_;
+};
 class Scalar {
 public:
   Scalar(int64_t) {}
@@ -69,6 +92,52 @@ public:
 };
 using IntArrayRef = ArrayRef<int64_t>;
 } // namespace c10
+
+namespace caffe2 {
+// c10/util/typeid.h
+class TypeMeta {
+public:
+  template <typename T> static TypeMeta Make();
+};
+} // namespace caffe2
+namespace c10 {
+// c10/core/DefaultDtype.h
+void set_default_dtype(caffe2::TypeMeta dtype);
+} // namespace c10
+
+namespace at {
+// ATen/core/TensorAccessor.h: what accessor<T, N>() and
+// packed_accessor32/64<T, N>() give, holding the tensor's data pointer.
+template <typename T> struct DefaultPtrTraits {
+  typedef T *PtrType;
+};
+template <typename T> struct RestrictPtrTraits {
+  typedef T *__restrict__ PtrType;
+};
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits,
+          typename index_t = int64_t>
+class TensorAccessor {
+public:
+  TensorAccessor(T *data, const int64_t *sizes, const int64_t *strides);
+  T *data();
+};
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits,
+          typename index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+  T *data();
+};
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor32 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor64 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
+} // namespace at
 
 namespace c10 {
 // c10/util/Exception.h: LibTorch's errors derive from std::exception (not
@@ -159,6 +228,27 @@ public:
   c10::Device device() const;
   bool is_cuda() const;
   TensorOptions options() const;
+  // Raw memory: valid while the storage lives. The accessors of an rvalue
+  // are deleted, as in LibTorch 1.13.
+  void *data_ptr() const;
+  template <typename T> T *data_ptr() const;
+  template <typename T, size_t N> TensorAccessor<T, N> accessor() const &;
+  template <typename T, size_t N> TensorAccessor<T, N> accessor() && = delete;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() const &;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() && = delete;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() const &;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() && = delete;
+  // LibTorch 2.1+.
+  template <typename T> T *mutable_data_ptr() const;
+  template <typename T> const T *const_data_ptr() const;
 };
 class Tensor : public TensorBase {
 public:
@@ -180,6 +270,13 @@ public:
   Tensor cpu() const;
   Tensor pin_memory() const;
   c10::ScalarType scalar_type() const;
+  // Tensor::data() is the tensor's data (autograd); data<T>() its pointer.
+  Tensor data() const;
+  template <typename T> T *data() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor masked_select(const Tensor &mask) const;
+  Tensor softmax(int64_t dim) const;
+  Tensor &copy_(const Tensor &src, bool non_blocking = false);
   // Ops that keep their input's device.
   Tensor clone() const;
   Tensor detach() const;
@@ -292,6 +389,16 @@ Tensor tensor(std::initializer_list<int64_t> values, TensorOptions options = {})
 Tensor tensor(double value, TensorOptions options = {});
 Tensor tensor(const std::vector<int64_t> &values, TensorOptions options = {});
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides,
+                 const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes,
+                 const std::function<void(void *)> &deleter,
+                 const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides,
+                 const std::function<void(void *)> &deleter,
+                 const TensorOptions &options = {});
+Tensor softmax(const Tensor &self, int64_t dim);
+Tensor add(const Tensor &self, const Tensor &other);
 Tensor scalar_tensor(const Scalar &s, TensorOptions options = {});
 Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 Tensor empty_like(const Tensor &self, TensorOptions options = {});
@@ -340,6 +447,25 @@ constexpr auto kLong = c10::ScalarType::Long;
 constexpr auto kInt = c10::ScalarType::Int;
 constexpr auto kFloat = c10::ScalarType::Float;
 constexpr auto kBool = c10::ScalarType::Bool;
+constexpr auto kByte = c10::ScalarType::Byte;
+constexpr auto kChar = c10::ScalarType::Char;
+constexpr auto kShort = c10::ScalarType::Short;
+constexpr auto kHalf = c10::ScalarType::Half;
+constexpr auto kDouble = c10::ScalarType::Double;
+constexpr auto kBFloat16 = c10::ScalarType::BFloat16;
+constexpr auto kComplexFloat = c10::ScalarType::ComplexFloat;
+constexpr auto kComplexDouble = c10::ScalarType::ComplexDouble;
+// torch/types.h: fixed-width names.
+constexpr auto kUInt8 = kByte;
+constexpr auto kInt8 = kChar;
+constexpr auto kInt16 = kShort;
+constexpr auto kInt32 = kInt;
+constexpr auto kInt64 = kLong;
+constexpr auto kFloat16 = kHalf;
+constexpr auto kFloat32 = kFloat;
+constexpr auto kFloat64 = kDouble;
+constexpr auto kF32 = kFloat32;
+constexpr auto kF64 = kFloat64;
 inline TensorOptions dtype(c10::ScalarType t) { return TensorOptions(t); }
 inline TensorOptions device(c10::Device d) { return TensorOptions(d); }
 // torch/serialize.h

@@ -1,0 +1,96 @@
+//===--- FromBlobLifetimeCheck.cpp - torch-tidy ---------------------------===//
+
+#include "FromBlobLifetimeCheck.h"
+#include "MemoryText.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+using torchtidy::BlobEscape;
+using torchtidy::BufferOrigin;
+
+namespace clang::tidy::libtorch {
+
+void FromBlobLifetimeCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void FromBlobLifetimeCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  ASTContext &Ctx = *Result.Context;
+  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    if (!torchtidy::containsFromBlob(FD))
+      return;
+    torchtidy::PointerLifetime Lifetime(FD, Ctx);
+    for (const BlobEscape &E : Lifetime.blobEscapes())
+      report(E, Ctx);
+  });
+}
+
+void FromBlobLifetimeCheck::report(const BlobEscape &E, ASTContext &Ctx) {
+  const CallExpr *Call = E.Blob.Call;
+  const SourceLocation Loc = Call->getBeginLoc();
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  const std::string Owner = E.Buffer.Owner->getNameAsString();
+  const std::string Buffer =
+      E.Buffer.K == BufferOrigin::Pointer
+          ? describeBuffer(E.Buffer, Ctx)
+          : "'" + Owner + "' (" + describeBuffer(E.Buffer, Ctx) + ")";
+  const bool Heap = E.Buffer.K == BufferOrigin::Pointer;
+  const char *Dies = Heap ? "freed" : "destroyed";
+  const char *Consequence =
+      "the tensor then reads freed memory (garbage values, or an illegal "
+      "memory access once it is copied to CUDA); append .clone() so that the "
+      "tensor owns a copy";
+  {
+    DiagnosticBuilder Diag =
+        E.Use ? diag(Loc, "tensor from 'from_blob' over %0 is used after '%1' "
+                          "is %2: %3")
+                    << Buffer << Owner << Dies << Consequence
+        : E.Freed
+            ? diag(Loc, "tensor from 'from_blob' over %0 is %1 after '%2' "
+                        "is %3: %4")
+                  << Buffer << describeStore(E.Kept, Ctx) << Owner << Dies
+                  << Consequence
+            : diag(Loc, "tensor from 'from_blob' over %0 is %1 without a "
+                        "copy, but '%2' is destroyed when its scope ends, "
+                        "at the latest when the function returns: %3")
+                  << Buffer << describeStore(E.Kept, Ctx) << Owner
+                  << Consequence;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!Call->getEndLoc().isMacroID() && !Loc.isMacroID()) {
+      SourceLocation After =
+          Lexer::getLocForEndOfToken(Call->getEndLoc(), 0, SM, getLangOpts());
+      if (After.isValid())
+        Diag << FixItHint::CreateInsertion(After, ".clone()");
+    }
+  }
+  if (E.Kept.MayAliasOp)
+    if (const auto *Op = dyn_cast<CallExpr>(E.Kept.MayAliasOp))
+      diag(Op->getExprLoc(),
+           "'%0' does not copy when the tensor already has that device and "
+           "dtype",
+           DiagnosticIDs::Note)
+          << opName(Op);
+  for (const VarDecl *Via : E.Via)
+    diag(Via->getLocation(), "the tensor is kept in '%0'", DiagnosticIDs::Note)
+        << Via->getName();
+  if (E.Freed) {
+    const bool ScopeEnd = isa<CompoundStmt>(E.Freed);
+    diag(ScopeEnd ? cast<CompoundStmt>(E.Freed)->getRBracLoc()
+                  : E.Freed->getBeginLoc(),
+         "'%0' is %1 here", DiagnosticIDs::Note)
+        << Owner << Dies;
+  }
+  if (E.Use)
+    diag(E.Use->getBeginLoc(), "the tensor is used here", DiagnosticIDs::Note);
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,448 @@
+//===--- TensorStorage.cpp - Whose memory a tensor or pointer reads -------===//
+
+#include "torchtidy/analysis/TensorStorage.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Type.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+const Expr *peelValue(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
+      Next = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = BTE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
+             CE && CE->getNumArgs() == 1 &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      Next = CE->getArg(0);
+    else if (const auto *Call = dyn_cast<CallExpr>(Next);
+             Call && Call->getNumArgs() == 1 &&
+             (callFacts(Call) & op::PassesThrough))
+      Next = Call->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+namespace {
+
+/// The table's name of a C++ operator of at::Tensor (ATen's
+/// TensorOperators.h defines each as that op), or "".
+llvm::StringRef operatorOpName(const CXXOperatorCallExpr *Op) {
+  const bool Binary = Op->getNumArgs() == 2;
+  switch (Op->getOperator()) {
+  case OO_Plus:
+    return Binary ? "add" : "";
+  case OO_Minus:
+    return Binary ? "sub" : "neg";
+  case OO_Star:
+    return Binary ? "mul" : "";
+  case OO_Slash:
+    return "div";
+  case OO_Less:
+    return "lt";
+  case OO_LessEqual:
+    return "le";
+  case OO_Greater:
+    return "gt";
+  case OO_GreaterEqual:
+    return "ge";
+  default:
+    return "";
+  }
+}
+
+/// An element of an index list `{Slice(), idx}` is a tensor (advanced
+/// indexing copies; slices and integers give a view).
+bool listHasTensor(const Expr *List) {
+  List = List ? List->IgnoreImplicit() : nullptr;
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(List))
+    if (Ctor->getNumArgs() >= 1)
+      List = Ctor->getArg(0)->IgnoreImplicit();
+  if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(List))
+    List = SIL->getSubExpr()->IgnoreImplicit();
+  if (const auto *MTE = dyn_cast_or_null<MaterializeTemporaryExpr>(List))
+    List = MTE->getSubExpr()->IgnoreImplicit();
+  const auto *IL = dyn_cast_or_null<InitListExpr>(List);
+  if (!IL)
+    // Not a braced list: an index vector built elsewhere, maybe of tensors.
+    return true;
+  for (const Expr *Init : IL->inits()) {
+    const Expr *E = Init->IgnoreImplicit();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs())
+      E = C->getArg(0)->IgnoreImplicit();
+    if (isTensorType(E->getType().getNonReferenceType()))
+      return true;
+  }
+  return false;
+}
+
+/// The first argument of \p Call that is a tensor.
+const Expr *firstTensorArg(const CallExpr *Call) {
+  for (const Expr *Arg : Call->arguments())
+    if (isTensorType(Arg->getType().getNonReferenceType()))
+      return Arg;
+  return nullptr;
+}
+
+} // namespace
+
+StorageStep storageStep(const Expr *E) {
+  StorageStep S;
+  E = peelValue(E);
+  if (!E)
+    return S;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<VarDecl>(DRE->getDecl())) {
+      S.K = StorageStep::Named;
+      S.Decl = DRE->getDecl();
+    }
+    return S;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (isa<FieldDecl>(ME->getMemberDecl())) {
+      S.K = StorageStep::Named;
+      S.Decl = ME->getMemberDecl();
+    }
+    return S;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return S;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return S;
+  S.Op = Call;
+  const bool ByReference = FD->getReturnType()->isReferenceType();
+
+  // Operators of at::Tensor: `a + b`, `t[i]`.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    const bool TensorOperand =
+        Op->getNumArgs() >= 1 &&
+        isTensorType(Op->getArg(0)->getType().getNonReferenceType());
+    if (!TensorOperand || !isTensorType(Call->getType().getNonReferenceType()))
+      return StorageStep{};
+    S.Input = Op->getArg(0);
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      // t[i] is a view; t[idx] with a tensor index copies.
+      const bool Advanced =
+          isTensorType(Op->getArg(1)->getType().getNonReferenceType());
+      S.K = Advanced ? StorageStep::Allocates : StorageStep::View;
+      S.OpName = Advanced ? "index" : "select";
+      return S;
+    }
+    if (ByReference) { // +=, -=...: in place, the same tensor
+      S.K = StorageStep::View;
+      return S;
+    }
+    S.OpName = operatorOpName(Op);
+    if (S.OpName.empty() ||
+        !hasOpFact(S.OpName, op::Method | op::Aten, op::Allocates))
+      return StorageStep{};
+    S.K = StorageStep::Allocates;
+    return S;
+  }
+
+  if (!FD->getIdentifier())
+    return StorageStep{};
+  const op::Form Form = formOf(FD);
+  if (Form != op::Method && Form != op::Aten)
+    return StorageStep{};
+  const uint64_t Facts = opFacts(FD->getName(), Form);
+  S.OpName = FD->getName();
+  if (Form == op::Method)
+    S.Input = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
+  else
+    S.Input = firstTensorArg(Call);
+
+  if (Facts & op::WrapsMemory) {
+    S.K = StorageStep::WrapsBlob;
+    S.Input = nullptr;
+    return S;
+  }
+  if (!isTensorType(Call->getType().getNonReferenceType()))
+    return StorageStep{};
+  // In-place ops and views share their input's storage.
+  if ((Facts & (op::InPlace | op::View)) || (ByReference && S.Input)) {
+    S.K = S.Input ? StorageStep::View : StorageStep::Unknown;
+    return S;
+  }
+  if (!(Facts & op::Allocates))
+    return StorageStep{};
+  if (S.OpName == "index" && Form == op::Method && Call->getNumArgs() >= 1 &&
+      !listHasTensor(Call->getArg(0))) {
+    S.K = StorageStep::View;
+    return S;
+  }
+  S.K = (Facts & op::MayReturnSelf) && S.Input ? StorageStep::MayAlias
+                                               : StorageStep::Allocates;
+  return S;
+}
+
+const Expr *rawDataObject(const CallExpr *Call) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+  if (!MC || !(callFacts(MC) & op::RawData) ||
+      isTensorType(MC->getType().getNonReferenceType()))
+    return nullptr;
+  return MC->getImplicitObjectArgument();
+}
+
+/// `std::function<...>` under any alias (torch::Deleter).
+static bool isStdFunction(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "function" &&
+         RD->isInStdNamespace();
+}
+
+static bool isTensorOptions(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && (hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+                hasQualifiedName(RD, "TensorOptions", {"at"}));
+}
+
+std::optional<FromBlobCall> matchFromBlob(const CallExpr *Call) {
+  if (!Call || !(callFacts(Call) & op::WrapsMemory) || Call->getNumArgs() < 2)
+    return std::nullopt;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  FromBlobCall B;
+  B.Call = Call;
+  B.Data = Call->getArg(0);
+  B.Sizes = Call->getArg(1);
+  unsigned LastWritten = 0;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    const QualType PT = FD->getParamDecl(I)->getType();
+    const bool Written = !isa<CXXDefaultArgExpr>(Arg);
+    if (Written)
+      LastWritten = I;
+    if (isStdFunction(PT))
+      B.HasDeleter = true;
+    else if (isTensorOptions(PT) && Written)
+      B.Options = Arg;
+  }
+  B.LastWritten = Call->getArg(LastWritten);
+  B.OptionsParamFollows =
+      LastWritten + 1 < FD->getNumParams() &&
+      isTensorOptions(FD->getParamDecl(LastWritten + 1)->getType());
+  return B;
+}
+
+bool hasAutomaticStorage(const VarDecl *VD) {
+  return VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+         !VD->isStaticLocal();
+}
+
+namespace {
+
+/// A standard container whose elements `data()` gives: std::vector,
+/// std::basic_string, std::array, and std::unique_ptr<T[]> (get()).
+QualType containerElement(QualType T) {
+  T = T.getNonReferenceType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return QualType();
+  const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!CTSD || CTSD->getTemplateArgs().size() == 0 ||
+      CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  StringRef Name = RD->getName();
+  QualType Arg = CTSD->getTemplateArgs()[0].getAsType();
+  if (Name == "vector" || Name == "basic_string" || Name == "array")
+    return Arg;
+  if (Name == "unique_ptr" && Arg->isArrayType())
+    return QualType(Arg->getArrayElementTypeNoTypeQual(), 0);
+  return QualType();
+}
+
+/// A variable named by \p E (not a capture of a lambda: its storage is the
+/// closure's or the enclosing function's).
+const VarDecl *namedVar(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (!DRE || DRE->refersToEnclosingVariableOrCapture())
+    return nullptr;
+  return dyn_cast<VarDecl>(DRE->getDecl());
+}
+
+void setOwner(BufferOrigin &O, BufferOrigin::Kind K, const Expr *Ref,
+              QualType Element) {
+  O.K = K;
+  O.OwnerRef = Ref->IgnoreParenImpCasts();
+  O.Owner = namedVar(Ref);
+  O.Element = Element;
+  O.Automatic = hasAutomaticStorage(O.Owner);
+  if (!O.Owner)
+    O.K = BufferOrigin::Unknown;
+}
+
+/// The buffer of \p E, an lvalue of one element (`v[0]`, `a[i]`, `x`).
+BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth);
+
+BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
+  BufferOrigin O;
+  if (!E || Depth > limits::OriginDepth)
+    return O;
+  // Casts: the memory is what it was before them.
+  E = E->IgnoreParens();
+  while (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+      break;
+    E = Cast->getSubExpr()->IgnoreParens();
+  }
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+      Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) {
+    const Expr *Arr = Cast->getSubExpr()->IgnoreParens();
+    if (const auto *AT = Arr->getType()->getAsArrayTypeUnsafe()) {
+      setOwner(O, BufferOrigin::Array, Arr, AT->getElementType());
+      const auto *ME = dyn_cast<MemberExpr>(Arr);
+      if (O.K == BufferOrigin::Unknown && ME && !ME->isArrow())
+        // An array member of a local object lives in that object.
+        if (const Expr *Base = ME->getBase())
+          if (const VarDecl *VD = namedVar(Base)) {
+            O.K = BufferOrigin::Array;
+            O.Owner = VD;
+            O.OwnerRef = Base->IgnoreParenImpCasts();
+            O.Element = AT->getElementType();
+            O.Automatic = hasAutomaticStorage(VD);
+          }
+    }
+    return O;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return elementOrigin(UO->getSubExpr(), Body, Depth + 1);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    const uint64_t Facts = callFacts(MC);
+    QualType Element = Obj ? containerElement(Obj->getType()) : QualType();
+    if (!Element.isNull() &&
+        (Facts & (op::ContainerData | op::ContainerAccess)))
+      setOwner(O, BufferOrigin::Container, Obj, Element);
+    return O;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->getType()->isPointerType())
+      return O;
+    const QualType Pointee = VD->getType()->getPointeeType();
+    // A local pointer that nothing reassigns: where its initialiser points.
+    if (VD->isLocalVarDecl() && !DRE->refersToEnclosingVariableOrCapture() &&
+        VD->getInit() && Body && !isReassigned(VD, Body)) {
+      const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
+      while (const auto *Cast = dyn_cast<ExplicitCastExpr>(Init))
+        Init = Cast->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *New = dyn_cast<CXXNewExpr>(Init)) {
+        O.K = BufferOrigin::Pointer;
+        O.Owner = VD;
+        O.OwnerRef = DRE;
+        O.Element = New->getAllocatedType();
+        O.Automatic = false;
+        return O;
+      }
+      BufferOrigin Inner = pointerOrigin(VD->getInit(), Body, Depth + 1);
+      if (Inner.K != BufferOrigin::Unknown)
+        return Inner;
+    }
+    if (DRE->refersToEnclosingVariableOrCapture())
+      return O;
+    if (VD->isLocalVarDecl()) {
+      O.K = BufferOrigin::Pointer;
+      O.Owner = VD;
+      O.OwnerRef = DRE;
+    }
+    // The declared pointee says what the memory holds, unless it is a byte
+    // pointer or void.
+    if (!Pointee->isVoidType() && !Pointee->isCharType()) {
+      O.Element = Pointee;
+      O.DeclaredPointee = true;
+    }
+    return O;
+  }
+  return O;
+}
+
+BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
+  BufferOrigin O;
+  if (!E || Depth > limits::OriginDepth)
+    return O;
+  E = E->IgnoreParenImpCasts();
+  // a[i], p[i]: the buffer of a or p.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return pointerOrigin(ASE->getBase(), Body, Depth + 1);
+  // v[i], v.at(i), v.front() of a container.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      QualType Element = containerElement(Op->getArg(0)->getType());
+      if (!Element.isNull())
+        setOwner(O, BufferOrigin::Container, Op->getArg(0), Element);
+    }
+    return O;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    QualType Element = Obj ? containerElement(Obj->getType()) : QualType();
+    if (!Element.isNull() && (callFacts(MC) & op::ContainerAccess))
+      setOwner(O, BufferOrigin::Container, Obj, Element);
+    return O;
+  }
+  // *p: the buffer of p.
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return pointerOrigin(UO->getSubExpr(), Body, Depth + 1);
+  // &x of a variable: x itself (a container's own bytes are no buffer).
+  if (const VarDecl *VD = namedVar(E)) {
+    const QualType T = VD->getType().getNonReferenceType();
+    if (!containerElement(T).isNull())
+      return O;
+    if (const auto *AT = T->getAsArrayTypeUnsafe())
+      setOwner(O, BufferOrigin::Array, E, AT->getElementType());
+    else
+      setOwner(O, BufferOrigin::Scalar, E, T);
+    // A reference parameter is the caller's object.
+    if (VD->getType()->isReferenceType())
+      O.Automatic = false;
+  }
+  return O;
+}
+
+} // namespace
+
+BufferOrigin bufferOrigin(const Expr *Data, const Stmt *Body) {
+  return pointerOrigin(Data, Body, 0);
+}
+
+bool isReassigned(const VarDecl *VD, const Stmt *Body) {
+  bool Found = false;
+  auto Names = [&](const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  forEachOwnStmt(Body, [&](const Stmt *S) {
+    if (Found)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      Found = BO->isAssignmentOp() && Names(BO->getLHS());
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      Found = (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+              Names(UO->getSubExpr());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+      Found =
+          Op->isAssignmentOp() && Op->getNumArgs() >= 1 && Names(Op->getArg(0));
+  });
+  return Found;
+}
+
+} // namespace torchtidy
