@@ -4,6 +4,7 @@
 #include "CrossDeviceIndexCheck.h"
 #include "CudaInDatasetGetCheck.h"
 #include "UncheckedIndexCheck.h"
+#include "UncheckedKernelLaunchCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
 #include "torchtidy/analysis/LLVMCompat.h"
@@ -22,6 +23,8 @@ public:
         "libtorch-cuda-in-dataset-get");
     CheckFactories.registerCheck<UncheckedIndexCheck>(
         "libtorch-unchecked-index");
+    CheckFactories.registerCheck<UncheckedKernelLaunchCheck>(
+        "libtorch-unchecked-kernel-launch");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(
         "libtorch-unregistered-buffer");
     CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(

@@ -33,6 +33,11 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "Finds index tensors that come from outside the function and reach an "
        "embedding, an index op or a loss target with no bounds check on every "
        "path before them."},
+      {"libtorch-unchecked-kernel-launch",
+       "Finds custom CUDA kernel launches that can fail with nothing reading "
+       "the error, that run on the legacy default stream instead of "
+       "LibTorch's current stream, or that receive the storage of a tensor "
+       "that is not on CUDA, not contiguous, or not of the pointer's dtype."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},

@@ -102,6 +102,12 @@ enum Fact : uint64_t {
   ReadsBytes = 1ull << 46,  ///< istream::read / fread: bytes into a buffer
   LoadsTensor = 1ull << 47, ///< torch::load / pickle_load: a tensor from a file
   ExtractsValue = 1ull << 48, ///< item / item<T>: a tensor's value on the host
+  // Custom CUDA kernels (libtorch-unchecked-kernel-launch).
+  ReadsLaunchError = 1ull << 54, ///< cudaGetLastError: a failed launch's error
+  RawDataPointer = 1ull << 55,   ///< data_ptr / packed_accessor32: raw storage
+  Contiguity = 1ull << 56,  ///< is_contiguous() tests it, contiguous() makes it
+  StridedView = 1ull << 57, ///< transpose / permute / expand: a strided view
+  TestsCuda = 1ull << 58,   ///< is_cuda() of a tensor or a device
 };
 
 /// Registration calls of torch::nn::Module.

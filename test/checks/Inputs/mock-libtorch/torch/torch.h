@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+// cudaStream_t is `CUstream_st *` (cuda_runtime_api.h).
+struct CUstream_st;
+
 namespace c10 {
 template <typename T> class optional {
 public:
@@ -46,7 +49,7 @@ private:
   DeviceType type_;
   int index_;
 };
-enum class ScalarType : int8_t { Long, Int, Float, Bool };
+enum class ScalarType : int8_t { Long, Int, Float, Bool, Double, Half };
 class Scalar {
 public:
   Scalar(int64_t) {}
@@ -72,6 +75,8 @@ namespace detail {
 namespace cuda {
 struct CUDAStream {
   void synchronize() const;
+  // cudaStream_t, which the CUDA headers declare.
+  operator CUstream_st *() const;
 };
 CUDAStream getCurrentCUDAStream(int8_t device_index = -1);
 void device_synchronize();
@@ -86,6 +91,22 @@ struct CUDAGuard {
     ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, #cond);        \
   }
 #define TORCH_INTERNAL_ASSERT(cond, ...) TORCH_CHECK(cond)
+// ATen/Dispatch.h: the lambda is expanded once per dtype and called there.
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                            \
+  [&] {                                                                        \
+    switch (TYPE) {                                                            \
+    case ::c10::ScalarType::Float: {                                           \
+      using scalar_t = float;                                                  \
+      return __VA_ARGS__();                                                    \
+    }                                                                          \
+    case ::c10::ScalarType::Double: {                                          \
+      using scalar_t = double;                                                 \
+      return __VA_ARGS__();                                                    \
+    }                                                                          \
+    default:                                                                   \
+      ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, NAME);       \
+    }                                                                          \
+  }()
 
 namespace at {
 namespace cuda {
@@ -109,6 +130,30 @@ public:
   TensorOptions requires_grad(bool = true) const { return *this; }
 };
 class Tensor;
+// ATen/core/TensorAccessor.h: what a kernel receives instead of a Tensor.
+template <typename T> struct DefaultPtrTraits {
+  typedef T *PtrType;
+};
+template <typename T> struct RestrictPtrTraits {
+  typedef T *__restrict PtrType;
+};
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits,
+          typename index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+  typename PtrTraits<T>::PtrType data_;
+  index_t sizes_[N];
+  index_t strides_[N];
+};
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor32 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
+template <typename T, size_t N,
+          template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor64 =
+    GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
 namespace indexing {
 struct Slice {
   Slice(c10::optional<int64_t> start = {}, c10::optional<int64_t> stop = {},
@@ -130,6 +175,21 @@ public:
   c10::Device device() const;
   bool is_cuda() const;
   TensorOptions options() const;
+  // Raw storage (what custom kernels receive).
+  void *data_ptr() const;
+  template <typename T> T *data_ptr() const;
+  bool is_contiguous() const;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits,
+            typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t>
+  generic_packed_accessor() const &;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() const &;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() const &;
 };
 class Tensor : public TensorBase {
 public:
@@ -162,6 +222,9 @@ public:
   Tensor squeeze(int64_t) const;
   Tensor expand(IntArrayRef) const;
   Tensor t() const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor permute(IntArrayRef dims) const;
+  template <typename T> T *data() const;
   Tensor long_() const;
   Tensor sum() const;
   Tensor mean() const;
@@ -306,6 +369,8 @@ constexpr auto kLong = c10::ScalarType::Long;
 constexpr auto kInt = c10::ScalarType::Int;
 constexpr auto kFloat = c10::ScalarType::Float;
 constexpr auto kBool = c10::ScalarType::Bool;
+constexpr auto kDouble = c10::ScalarType::Double;
+constexpr auto kHalf = c10::ScalarType::Half;
 inline TensorOptions dtype(c10::ScalarType t) { return TensorOptions(t); }
 inline TensorOptions device(c10::Device d) { return TensorOptions(d); }
 // torch/serialize.h
