@@ -61,6 +61,19 @@ config.substitutions.append(("%mock_torch",
 config.substitutions.append(("%mock_cuda",
     "-nocudainc -nocudalib --cuda-host-only --cuda-gpu-arch=sm_80 "
     "-Wno-unknown-cuda-version"))
+# CUDA files on the real headers: the flags of lib/cuda-compat/README.md
+# (host side, CUDA toolkit at /usr/local/cuda, its stand-in headers).
+_cuda_root = "/usr/local/cuda"
+if os.path.exists(os.path.join(_cuda_root, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-toolkit")
+config.substitutions.append(("%cuda_host", " ".join([
+    "-x", "cuda", "--cuda-path=" + _cuda_root, "--no-cuda-version-check",
+    "-Wno-unknown-cuda-version", "-nocudalib", "--cuda-gpu-arch=sm_80",
+    "--cuda-host-only", "-isystem",
+    os.path.join(config.torchtidy_src_root, "lib", "cuda-compat", "include"),
+    "-isystem", os.path.join(_cuda_root, "include", "cccl"),
+    "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+    "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"])))
 config.substitutions.append(("%torch_includes", " ".join(
     "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))

@@ -389,4 +389,32 @@ TEST(KernelLaunches, Launchers) {
   EXPECT_FALSE(A.isLauncherParam(Find("declared_no_stream"), 0));
 }
 
+TEST(KernelLaunches, ShimKernelArgCheckInBothBuilds) {
+  // As lib/runtime's <torchtidy/check.h> defines it: a call with a Site
+  // temporary (a full-expression with cleanups) in debug builds, an
+  // unevaluated operand under NDEBUG.
+  const std::string Debug =
+      "struct Site { const char *file; int line; };\n"
+      "void checkKernelArg(const at::Tensor &, c10::ScalarType, "
+      "const Site &);\n"
+      "#define TORCHTIDY_CHECK_KERNEL_ARG(t, d) "
+      "checkKernelArg((t), (d), Site{__FILE__, __LINE__})\n";
+  const std::string Release =
+      "#define TORCHTIDY_CHECK_KERNEL_ARG(t, d) static_cast<void>(sizeof(("
+      "static_cast<void>(t), static_cast<void>(d), 0)))\n";
+  auto Body = [](bool Checked) {
+    return std::string("void f(cudaStream_t s) {\n"
+                       "  auto o = torch::zeros({4});\n") +
+           (Checked ? "  TORCHTIDY_CHECK_KERNEL_ARG(o, torch::kFloat);\n"
+                    : "") +
+           "  k<<<1, 1, 0, s>>>(o.data_ptr<float>(), 4);\n}\n";
+  };
+  for (const std::string &Macro : {Debug, Release}) {
+    auto Unchecked = parseCuda(Macro + Body(false));
+    EXPECT_EQ(issuesIn(*Unchecked).size(), 1u) << Macro;
+    auto Checked = parseCuda(Macro + Body(true));
+    EXPECT_TRUE(issuesIn(*Checked).empty()) << Macro;
+  }
+}
+
 } // namespace

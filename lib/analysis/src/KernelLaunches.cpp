@@ -642,8 +642,10 @@ struct KernelLaunchAnalysis::Impl {
         }
         return;
       }
+      // The guard is the call inside (a temporary's cleanups are not a
+      // statement of the CFG); forEachOwnStmt visits it next.
       const auto *E = dyn_cast<Expr>(S);
-      if (!E)
+      if (!E || isa<ExprWithCleanups>(E))
         return;
       SourceLocation Exp;
       if (E->getBeginLoc().isMacroID() &&
