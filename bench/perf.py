@@ -6,25 +6,31 @@ Three measurements, on real LibTorch headers:
 
 1. Ratio. For each TU (the example project's files and a large generated
    LibTorch TU), the wall time of
-       torch-tidy --checks=-*,libtorch-* --no-preamble-cache FILE
+       torch-tidy --checks=-*,libtorch-* --no-preamble-cache --no-results-cache FILE
    over that of
        clang++-19 -fsyntax-only FILE
    with the file's own flags, run --runs times each, interleaved, medians.
-   The cache is off here: this is what the checks add to a parse. A warm
-   cache column shows what a second run of the same file costs.
+   The caches are off here: this is what the checks add to a parse. A warm
+   cache column shows what a second file with the same includes costs
+   (preamble cache only).
 2. Per-check times from --enable-check-profile (user + system seconds of
    each libtorch check) on the same TUs, as a share of the parse.
 3. Project. A generated project of --project-files files, each including its
-   own header that includes <torch/torch.h>, analysed with
-       torch-tidy -p build -j2 --checks=-*,libtorch-*   (empty cache first)
-   and with
+   own header that includes <torch/torch.h> and a header all files share,
+   analysed in every round (--project-runs of them, medians) with
        run-clang-tidy-19 -j2 -load build/lib/TorchTidy.so -checks=-*,libtorch-*
-   side by side, --project-runs times each, medians; both must report the
-   same findings.
+   and with torch-tidy -p build -j2 --checks=-*,libtorch-* in five states:
+       cold         both caches empty
+       warm         the preamble cached, --no-results-cache
+       no change    the results cache full, nothing changed since
+       one .cpp     one file's content changed since the last run
+       header       the shared header's content changed since the last run
+   plus one file alone with the preamble cached (what one file costs). Every
+   run must report the findings run-clang-tidy reports.
 
 Usage: bench/perf.py [--build build] [--runs 5] [--project-files 20]
                      [--project-runs 3] [--large-units 70] [--work DIR]
-                     [--json out.json]
+                     [--json out.json] [--project-only]
 """
 
 import argparse
@@ -124,13 +130,24 @@ def make_large_tu(root, units):
     return path
 
 
+COMMON_H = """#pragma once
+#include <torch/torch.h>
+
+// Shared by every file of the generated project: changing it changes them all.
+inline int64_t net_width() { return 8; }
+"""
+
+
 def make_project(root, files):
     sources = []
+    write(os.path.join(root, "common.h"), COMMON_H)
     for k in range(files):
         write(os.path.join(root, "net%d.h" % k),
               "#pragma once\n#include <torch/torch.h>\n\ntorch::Tensor run%d(int64_t n);\n" % k)
         write(os.path.join(root, "net%d.cpp" % k),
-              '#include "net%d.h"\n' % k + "".join(unit(k * 10 + j) for j in range(3)))
+              '#include "net%d.h"\n#include "common.h"\n' % k
+              + "".join(unit(k * 10 + j) for j in range(3))
+              + "\nint64_t width%d() { return net_width(); }\n" % k)
         sources.append("net%d.cpp" % k)
     write(os.path.join(root, "CMakeLists.txt"), CMAKE.format(sources=" ".join(sources)))
 
@@ -172,7 +189,7 @@ def median(xs):
 def check_profile(tidy, build, f):
     """Per-check user+system seconds from --enable-check-profile."""
     _, r = timed([tidy, "-p", build, "--checks=" + CHECKS, "--no-preamble-cache",
-                  "--enable-check-profile", f])
+                  "--no-results-cache", "--enable-check-profile", f])
     times = {}
     for line in r.stderr.splitlines():
         m = re.match(r"\s*([\d.]+)\s*\(.*?\)\s+([\d.]+)\s*\(.*?\)\s+([\d.]+)\s*\(.*?\)\s+([\d.]+)\s*\(.*?\)\s+(\S+)", line)
@@ -187,14 +204,16 @@ def measure_tus(tidy, tus, runs):
         f = entry["file"]
         syntax, fast, warm = [], [], []
         cache = tempfile.mkdtemp(prefix="tt-cache-")
-        warm_cmd = [tidy, "-p", build, "--checks=" + CHECKS, "--cache-dir=" + cache, f]
+        warm_cmd = [tidy, "-p", build, "--checks=" + CHECKS, "--cache-dir=" + cache,
+                    "--no-results-cache", f]
         timed(warm_cmd)  # fills the cache
         for _ in range(runs):
             t, r = timed(syntax_only_cmd(entry), cwd=entry["directory"])
             if r.returncode != 0:
                 sys.exit("clang++-19 -fsyntax-only failed on %s:\n%s" % (f, r.stderr[-3000:]))
             syntax.append(t)
-            t, r = timed([tidy, "-p", build, "--checks=" + CHECKS, "--no-preamble-cache", f])
+            t, r = timed([tidy, "-p", build, "--checks=" + CHECKS, "--no-preamble-cache",
+                          "--no-results-cache", f])
             if r.returncode not in (0, 1):
                 sys.exit("torch-tidy failed on %s:\n%s" % (f, r.stderr[-3000:]))
             fast.append(t)
@@ -211,27 +230,81 @@ def measure_tus(tidy, tus, runs):
     return rows
 
 
+FINDING = re.compile(r"(\S+:\d+:\d+): warning: .*\[(libtorch-[\w-]+)\]")
+STATES = ("cold", "warm", "no change", "one .cpp", "header")
+
+
+def append_line(path, text):
+    with open(path, "a") as f:
+        f.write(text)
+
+
 def measure_project(tidy, plugin, root, build, runs):
+    """Each round: run-clang-tidy, then torch-tidy in the five STATES, then
+    one file alone with the preamble cached; every run's findings must be
+    run-clang-tidy's."""
     files = sorted(e["file"] for e in json.load(open(os.path.join(build, "compile_commands.json"))))
-    ours, theirs, out = [], [], {}
-    for _ in range(runs):
-        shutil.rmtree(os.path.join(build, "torch-tidy-cache"), ignore_errors=True)
-        t, r = timed([tidy, "-p", build, "-j2", "--checks=" + CHECKS, "--quiet"])
-        if r.returncode not in (0, 1):
-            sys.exit("torch-tidy -p failed:\n" + r.stderr[-3000:])
-        ours.append(t)
-        out["ours"] = sorted(set(re.findall(r"(\S+:\d+:\d+): warning: .*\[(libtorch-[\w-]+)\]", r.stdout)))
+    cache = os.path.join(build, "torch-tidy-cache")
+    ours = ["-p", build, "-j2", "--checks=" + CHECKS, "--quiet", "--no-progress"]
+    times = {s: [] for s in STATES + ("rct", "one file")}
+    findings, hits, reference = {}, {}, None
+    for rnd in range(runs):
         t, r = timed(["run-clang-tidy-19", "-j", "2", "-p", build, "-load", plugin,
                       "-clang-tidy-binary", "clang-tidy-19", "-checks=" + CHECKS, "-quiet"]
                      + [re.escape(f) for f in files])
-        theirs.append(t)
-        out["theirs"] = sorted(set(re.findall(r"(\S+:\d+:\d+): warning: .*\[(libtorch-[\w-]+)\]", r.stdout)))
-    if out["ours"] != out["theirs"]:
-        sys.exit("different findings:\n torch-tidy: %s\n run-clang-tidy: %s" % (out["ours"], out["theirs"]))
-    return {"files": len(files), "findings": len(out["ours"]),
-            "torch_tidy_s": median(ours), "run_clang_tidy_s": median(theirs),
-            "speedup": median(theirs) / median(ours),
-            "torch_tidy_runs": ours, "run_clang_tidy_runs": theirs}
+        times["rct"].append(t)
+        reference = sorted(set(FINDING.findall(r.stdout)))
+        shutil.rmtree(cache, ignore_errors=True)
+        for state in STATES:
+            extra = []
+            if state == "warm":
+                extra = ["--no-results-cache"]
+            elif state == "one .cpp":
+                append_line(files[len(files) // 2], "// round %d\n" % rnd)
+            elif state == "header":
+                append_line(os.path.join(root, "common.h"), "// round %d\n" % rnd)
+            t, r = timed([tidy] + ours + extra)
+            if r.returncode not in (0, 1):
+                sys.exit("torch-tidy -p failed (%s):\n%s" % (state, r.stderr[-3000:]))
+            times[state].append(t)
+            findings[state] = sorted(set(FINDING.findall(r.stdout)))
+            m = re.search(r"results cache: (\d+) hits?, (\d+) miss", r.stderr)
+            hits[state] = (int(m.group(1)), int(m.group(2))) if m else None
+        t, r = timed([tidy, "-p", build, "--checks=" + CHECKS, "--quiet", "--no-results-cache",
+                      files[0]])
+        times["one file"].append(t)
+    for state, found in findings.items():
+        if found != reference:
+            sys.exit("different findings (%s):\n torch-tidy: %s\n run-clang-tidy: %s"
+                     % (state, found, reference))
+    med = {k: median(v) for k, v in times.items()}
+    return {"files": len(files), "findings": len(reference), "median_s": med, "runs_s": times,
+            "results_cache": hits,
+            "speedup": {s: med["rct"] / med[s] for s in STATES}}
+
+
+def project_table(p, runs):
+    """The project table of docs/performance.md."""
+    med, n = p["median_s"], p["files"]
+    fmt = lambda xs: ", ".join("%.1f" % x for x in xs)
+    rows = [("`run-clang-tidy-19 -j2 -load build/lib/TorchTidy.so`", "rct", "1 (reference)")]
+    label = {"cold": "cold: both caches empty", "warm": "warm: preamble cached, `--no-results-cache`",
+             "no change": "no change since the last run", "one .cpp": "one `.cpp` changed",
+             "header": "the shared header changed"}
+    out = ["| run | wall time (runs) | per file | vs run-clang-tidy | results cache |",
+           "|---|---:|---:|---:|---:|"]
+    out.append("| %s | %.1f s (%s) | %.2f s | 1 | - |" % (rows[0][0], med["rct"], fmt(p["runs_s"]["rct"]),
+                                                      med["rct"] / n))
+    plural = lambda k, one, many: "%d %s" % (k, one if k == 1 else many)
+    for s in STATES:
+        hm = p["results_cache"].get(s)
+        cache = "off" if hm is None else "%s, %s" % (plural(hm[0], "hit", "hits"),
+                                                   plural(hm[1], "miss", "misses"))
+        out.append("| torch-tidy, %s | %.1f s (%s) | %.2f s | %.1fx | %s |" % (
+            label[s], med[s], fmt(p["runs_s"][s]), med[s] / n, p["speedup"][s], cache))
+    out.append("| torch-tidy, one file alone, preamble cached | %.2f s (%s) | | | off |" % (
+        med["one file"], fmt(p["runs_s"]["one file"])))
+    return "\n".join(out)
 
 
 def main():
@@ -243,6 +316,8 @@ def main():
     ap.add_argument("--large-units", type=int, default=70)
     ap.add_argument("--work", default=None)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--project-only", action="store_true",
+                    help="only the project measurements (3.)")
     a = ap.parse_args()
     tidy = os.path.join(os.path.abspath(a.build), "bin", "torch-tidy")
     plugin = os.path.join(os.path.abspath(a.build), "lib", "TorchTidy.so")
@@ -261,34 +336,35 @@ def main():
     make_project(proj_src, a.project_files)
     configure(proj_src, proj_build)
 
-    rows = measure_tus(tidy, tus, a.runs)
+    rows = [] if a.project_only else measure_tus(tidy, tus, a.runs)
     project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs)
 
     cmd = "bench/perf.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
-    print("## Checks next to the parse (`%s`, %d runs, medians)\n" % (cmd.strip(), a.runs))
-    print("| TU | lines | findings | clang++-19 -fsyntax-only | torch-tidy | ratio | warm cache |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print("| %s | %d | %d | %.2f s | %.2f s | %.3f | %.2f s |" % (
-            r["tu"], r["lines"], r["findings"], r["syntax_only_s"], r["torch_tidy_s"],
-            r["ratio"], r["warm_cache_s"]))
-    checks = sorted({c for r in rows for c in r["profile_s"]})
-    print("\n## Per check (`--enable-check-profile`, user + system, share of the parse)\n")
-    print("| check | " + " | ".join(r["tu"] for r in rows) + " |")
-    print("|---|" + "---:|" * len(rows))
-    for c in checks:
-        cells = []
+    if rows:
+        print("## Checks next to the parse (`%s`, %d runs, medians)\n" % (cmd.strip(), a.runs))
+        print("| TU | lines | findings | clang++-19 -fsyntax-only | torch-tidy | ratio | warm cache |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for r in rows:
-            s = r["profile_s"].get(c)
-            cells.append("-" if s is None else "%.3f s (%.2f%%)" % (s, 100 * s / r["syntax_only_s"]))
-        print("| %s | %s |" % (c, " | ".join(cells)))
-    print("\n## Project of %d files (-j2, %d runs, medians; cold cache)\n" % (
-        project["files"], a.project_runs))
-    print("| run | wall time |")
-    print("|---|---:|")
-    print("| `torch-tidy -p build -j2` | %.1f s |" % project["torch_tidy_s"])
-    print("| `run-clang-tidy-19 -j2 -load build/lib/TorchTidy.so` | %.1f s |" % project["run_clang_tidy_s"])
-    print("\nSpeedup %.2fx; both found the same %d findings." % (project["speedup"], project["findings"]))
+            print("| %s | %d | %d | %.2f s | %.2f s | %.3f | %.2f s |" % (
+                r["tu"], r["lines"], r["findings"], r["syntax_only_s"], r["torch_tidy_s"],
+                r["ratio"], r["warm_cache_s"]))
+        checks = sorted({c for r in rows for c in r["profile_s"]})
+        print("\n## Per check (`--enable-check-profile`, user + system, share of the parse)\n")
+        print("| check | " + " | ".join(r["tu"] for r in rows) + " |")
+        print("|---|" + "---:|" * len(rows))
+        for c in checks:
+            cells = []
+            for r in rows:
+                s = r["profile_s"].get(c)
+                cells.append("-" if s is None else "%.3f s (%.2f%%)" % (s, 100 * s / r["syntax_only_s"]))
+            print("| %s | %s |" % (c, " | ".join(cells)))
+    print("\n## Project of %d files (-j2, %d rounds, medians; `%s`)\n" % (
+        project["files"], a.project_runs, cmd.strip()))
+    print(project_table(project, a.project_runs))
+    med = project["median_s"]
+    print("\nAll runs found the same %d findings as run-clang-tidy. One .cpp changed: %.2f s "
+          "over the no-change run (one file alone: %.2f s)." % (
+              project["findings"], med["one .cpp"] - med["no change"], med["one file"]))
     if a.json:
         json.dump({"tus": rows, "project": project}, open(a.json, "w"), indent=1)
 

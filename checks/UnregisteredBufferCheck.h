@@ -22,6 +22,9 @@ public:
 
 protected:
   bool isReportable(const torchtidy::MemberFacts &Facts) const override;
+  bool isOwnKind(const torchtidy::MemberFacts &Facts) const override {
+    return Facts.Class.K == torchtidy::MemberClass::Tensor;
+  }
   bool harmlessByUse(const FieldDecl *Field,
                      const torchtidy::MemberFacts &Facts,
                      torchtidy::MemberUses &Uses) const override;

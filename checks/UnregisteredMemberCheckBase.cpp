@@ -1,6 +1,7 @@
 //===--- UnregisteredMemberCheckBase.cpp - torch-tidy ---------------------===//
 
 #include "UnregisteredMemberCheckBase.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -90,6 +91,13 @@ void UnregisteredMemberCheckBase::check(
   for (const auto &[Field, Facts] : Registration.members()) {
     if (Facts.Registered) {
       RegisteredSomewhere.insert(Field);
+      // Registered, then replaced by a new value in the same building code.
+      if (Field->getParent() == RD && isOwnKind(Facts))
+        if (torchtidy::ReplacedRegistration Replaced =
+                torchtidy::replacedAfterRegistration(Facts, *Result.Context))
+          if (!(IgnoredMembersRegex && Field->getIdentifier() &&
+                IgnoredMembersRegex->match(Field->getName())))
+            reportReplaced(Field, RD, Facts, Replaced);
       continue;
     }
     if (!Complete || Field->getParent() != RD || !isReportable(Facts))
@@ -158,6 +166,68 @@ void UnregisteredMemberCheckBase::addRegistrationFix(
   Diag << FixItHint::CreateInsertion(
               Range.getBegin(),
               (Prefix + Registrar + "(\"" + Key + "\", ").str())
+       << FixItHint::CreateInsertion(Range.getEnd(), ")");
+}
+
+/// The string literal a registration's name is made from (`"rms"` converted
+/// to std::string), else null.
+static const StringLiteral *literalName(const Expr *E) {
+  for (unsigned I = 0; E && I < torchtidy::limits::PeeledWrappers; ++I) {
+    E = E->IgnoreImplicit();
+    if (const auto *SL = dyn_cast<StringLiteral>(E))
+      return SL;
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+    if (!Ctor || Ctor->getNumArgs() < 1)
+      return nullptr;
+    E = Ctor->getArg(0);
+  }
+  return nullptr;
+}
+
+void UnregisteredMemberCheckBase::reportReplaced(
+    const FieldDecl *Field, const CXXRecordDecl *Owner,
+    const torchtidy::MemberFacts &Facts,
+    const torchtidy::ReplacedRegistration &Replaced) {
+  const bool Module = Facts.Class.K == torchtidy::MemberClass::Submodule;
+  const torchtidy::MemberWrite &W = *Replaced.Write;
+  {
+    auto Diag =
+        diag(W.Site->getBeginLoc(),
+             "%select{tensor member|submodule}0 %1 of module %2 is registered, "
+             "then replaced here by %select{a tensor|a module}0 that is not: "
+             "%select{buffers()|children(), parameters()}0, "
+             "module->to(device) and torch::save reach the registered one, "
+             "and the member holds another; %select{write into it in place "
+             "(copy_) or register the new one|register the new one with "
+             "replace_module()}0")
+        << Module << Field << Owner;
+    // `rms = X;` -> `rms = replace_module("rms", X);`.
+    if (Module && W.IsTopLevelAssignment && Replaced.Registration &&
+        Replaced.Registration->getNumArgs() >= 1)
+      if (const StringLiteral *Name =
+              literalName(Replaced.Registration->getArg(0)))
+        addReplaceFix(Diag, W, Name->getString(), Owner);
+  }
+  diag(Replaced.Registration->getBeginLoc(), "%0 is registered here",
+       DiagnosticIDs::Note)
+      << Field;
+}
+
+void UnregisteredMemberCheckBase::addReplaceFix(DiagnosticBuilder &Diag,
+                                                const torchtidy::MemberWrite &W,
+                                                StringRef Name,
+                                                const CXXRecordDecl *Owner) {
+  const SourceManager &SM = Owner->getASTContext().getSourceManager();
+  const LangOptions &LO = Owner->getASTContext().getLangOpts();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(W.Value->getSourceRange()), SM, LO);
+  if (Range.isInvalid() || W.Value->getBeginLoc().isMacroID() ||
+      W.Value->getEndLoc().isMacroID())
+    return;
+  std::string Prefix = Owner->isDependentContext() ? "this->" : "";
+  Diag << FixItHint::CreateInsertion(
+              Range.getBegin(),
+              (Prefix + "replace_module(\"" + Name + "\", ").str())
        << FixItHint::CreateInsertion(Range.getEnd(), ")");
 }
 

@@ -39,6 +39,8 @@ protected:
                              torchtidy::MemberUses &Uses) const {
     return false;
   }
+  /// The members this check is about (tensors, or submodules).
+  virtual bool isOwnKind(const torchtidy::MemberFacts &Facts) const = 0;
   /// Emits the warning (and fix-its) for one unregistered member.
   virtual void report(const FieldDecl *Field, const CXXRecordDecl *Owner,
                       const torchtidy::MemberFacts &Facts) = 0;
@@ -55,6 +57,13 @@ protected:
   /// such write: editors (clangd) show only diagnostics in the open file.
   static SourceLocation reportLocation(const FieldDecl *Field,
                                        const torchtidy::MemberFacts &Facts);
+  /// A registered member replaced by a new, unregistered value.
+  void reportReplaced(const FieldDecl *Field, const CXXRecordDecl *Owner,
+                      const torchtidy::MemberFacts &Facts,
+                      const torchtidy::ReplacedRegistration &Replaced);
+  /// `m = replace_module("name", value)` around the value of \p W.
+  void addReplaceFix(DiagnosticBuilder &Diag, const torchtidy::MemberWrite &W,
+                     StringRef Name, const CXXRecordDecl *Owner);
   /// A note at each write of the member (and at the member itself when the
   /// warning is not there).
   void noteWrites(const FieldDecl *Field, const torchtidy::MemberFacts &Facts,

@@ -21,6 +21,9 @@ public:
 
 protected:
   bool isReportable(const torchtidy::MemberFacts &Facts) const override;
+  bool isOwnKind(const torchtidy::MemberFacts &Facts) const override {
+    return Facts.Class.K == torchtidy::MemberClass::Submodule;
+  }
   bool harmlessByUse(const FieldDecl *Field,
                      const torchtidy::MemberFacts &Facts,
                      torchtidy::MemberUses &Uses) const override;

@@ -10,6 +10,7 @@
 // CHECK-FIXES: #include <torch/torch.h>
 // CHECK-FIXES-NEXT: #include <torchtidy/check.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,22 @@ struct TinyLmImpl : torch::nn::Module {
   torch::nn::Embedding wpe{nullptr};
 };
 
+// A loop over a length known only at run time.
+struct LoopImpl : torch::nn::Module {
+  LoopImpl() { emb = register_module("emb", torch::nn::Embedding(64, 8)); }
+  torch::Tensor forward(torch::Tensor x) {
+    const int64_t steps = x.size(0);
+    torch::Tensor out;
+    for (int64_t t = 0; t < steps; ++t)
+      out = emb(torch::tensor({t}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: index 'torch::tensor({t})' goes up to steps - 1, a length known only at run time, but Embedding 'emb' has 64 rows
+    for (int64_t t = 0; t < 64; ++t)
+      out = out + emb(torch::tensor({t}));
+    return out;
+  }
+  torch::nn::Embedding emb{nullptr};
+};
+
 // ---- 3. A shift past either end ------------------------------------------
 
 struct DiffusionImpl : torch::nn::Module {
@@ -159,6 +176,19 @@ struct PaddedImpl : torch::nn::Module {
     return emb(ids);
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id -100 is out of range for an embedding with vocab_ rows
   }
+  torch::Tensor put(torch::Tensor ids, torch::Tensor mask) {
+    ids.index_put_({mask}, -1);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:5: warning: index 'mask' reaches index_put_ on 'ids' without a bounds check
+    return emb(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: id -1 is out of range for an embedding with vocab_ rows
+  }
+  torch::Tensor padded(torch::Tensor ids) {
+    auto a = emb(F::pad(ids, F::PadFuncOptions({0, 4}).value(-1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: id -1 is out of range for an embedding with vocab_ rows
+    auto b = emb(F::pad(ids, F::PadFuncOptions({0, 4})));
+    return a + b;
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-2]]:14: warning: index 'F::pad(ids, F::PadFuncOptions({0, 4}))' reaches Embedding 'emb' without a bounds check
+  }
   int64_t vocab_;
   torch::nn::Embedding emb{nullptr};
 };
@@ -201,6 +231,14 @@ struct ReaderImpl : torch::nn::Module {
     auto ids = torch::tensor(values);
     return emb(ids);
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' holds values from outside the program and reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA
+  }
+  torch::Tensor streamed(std::istream &in) {
+    std::vector<int64_t> values;
+    int64_t id = 0;
+    while (in >> id)
+      values.push_back(id);
+    return emb(torch::tensor(values));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::tensor(values)' holds values from outside the program
   }
   torch::Tensor loaded(const std::string &path) {
     torch::Tensor ids;

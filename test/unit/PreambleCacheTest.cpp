@@ -117,11 +117,15 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   EXPECT_EQ(Back->Inputs[1].Size, 99u);
   EXPECT_FALSE(PreambleManifest::parse(""));
   EXPECT_FALSE(
-      PreambleManifest::parse("torch-tidy-preamble 1\nstatus maybe\n"));
+      PreambleManifest::parse("torch-tidy-preamble 2\nstatus maybe\n"));
   EXPECT_FALSE(PreambleManifest::parse(
-      "torch-tidy-preamble 1\nstatus usable\ninput x 1 /a\n"));
+      "torch-tidy-preamble 2\nstatus usable\ninput x 1 /a\n"));
+  // Entries of an older format (PCHs that carry the headers' vtable uses)
+  // are not used.
   EXPECT_FALSE(
-      PreambleManifest::parse("torch-tidy-preamble 0\nstatus usable\n"));
+      PreambleManifest::parse("torch-tidy-preamble 1\nstatus usable\n"));
+  EXPECT_TRUE(
+      PreambleManifest::parse("torch-tidy-preamble 2\nstatus usable\n"));
 }
 
 TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {
@@ -161,6 +165,19 @@ TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
   // Argument boundaries count: "-I" "x" is not "-Ix".
   EXPECT_NE(PreambleCache::key({"-I", "x"}, "/w", ""),
             PreambleCache::key({"-Ix"}, "/w", ""));
+}
+
+TEST(PreambleCache, ParsesWithoutThePCHOnlyWhileABuildHasJustBegun) {
+  // A build of 15 s on record: a file met in its first 5 s is parsed
+  // without the PCH (which takes about as long as the rest of the build),
+  // one met later waits for it.
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(0.5, 15));
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(4.9, 15));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(5.1, 15));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(12, 15));
+  // No build on record: the first seconds of a build.
+  EXPECT_TRUE(PreambleCache::parseInsteadOfWaiting(1, 0));
+  EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(6, 0));
 }
 
 } // namespace

@@ -24,7 +24,8 @@ int clangdMain(int argc, char *argv[]);
 // checks (TidyFastChecks.inc) says it is fast, unless the user's config
 // relaxes FastCheckFilter. Our checks are not in that table, so clangd would
 // drop them silently. The link wraps clangd's isFastTidyCheck
-// (--wrap=<mangled name>, tools/clangd/CMakeLists.txt): calls from clangd's
+// (--wrap=<mangled name>, the name read from libclangDaemon.a when
+// configuring, tools/CMakeLists.txt): calls from clangd's
 // objects land here, and everything but our checks is answered by clangd's
 // own table. The libtorch checks match narrow patterns in user code only and
 // cost little next to parsing <torch/torch.h> (bench/check_cost.py), which is
@@ -32,9 +33,9 @@ int clangdMain(int argc, char *argv[]);
 // its meaning for every other check, and `Remove: libtorch-*` still turns
 // ours off.
 std::optional<bool> clangdIsFastTidyCheck(llvm::StringRef Check) asm(
-    "__real__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+    "__real_" TORCHTIDY_IS_FAST_TIDY_CHECK_SYMBOL);
 std::optional<bool> torchIsFastTidyCheck(llvm::StringRef Check) asm(
-    "__wrap__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+    "__wrap_" TORCHTIDY_IS_FAST_TIDY_CHECK_SYMBOL);
 
 std::optional<bool> torchIsFastTidyCheck(llvm::StringRef Check) {
   if (Check.starts_with("libtorch-"))

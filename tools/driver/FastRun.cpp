@@ -1,23 +1,34 @@
 //===--- FastRun.cpp - torch-tidy's way of running clang-tidy -------------===//
 
 #include "FastRun.h"
+#include "DriverCompat.h"
 #include "PreambleCache.h"
-#include "torchtidy/analysis/LLVMCompat.h"
+#include "ResultsCache.h"
 
 #include "ClangTidy.h"
 #include "ClangTidyDiagnosticConsumer.h"
 #include "ClangTidyModule.h"
+#include "ClangTidyOptions.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <type_traits>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -30,7 +41,51 @@ FastRunOptions &fastRunOptions() {
   return Options;
 }
 
+FastRunSummary &fastRunSummary() {
+  static FastRunSummary Summary;
+  return Summary;
+}
+
 namespace {
+
+void logLine(llvm::StringRef What, llvm::StringRef File) {
+  if (fastRunOptions().CacheVerbose)
+    llvm::errs() << "torch-tidy: " << What << ": " << File << "\n";
+}
+
+/// clang-tidy keeps its statistics (what it suppressed and why) to itself:
+/// only its diagnostic consumer writes them. A replayed run adds what the
+/// analysis added, through this accessor; an explicit instantiation may
+/// name a private member (C++17 [temp.explicit]p12), and a renamed member
+/// fails the build here, never silently.
+ClangTidyStats &contextStats(ClangTidyContext &Context);
+template <ClangTidyStats ClangTidyContext::*Member> struct ContextStatsAccess {
+  friend ClangTidyStats &contextStats(ClangTidyContext &Context) {
+    return Context.*Member;
+  }
+};
+template struct ContextStatsAccess<&ClangTidyContext::Stats>;
+
+ClangTidyStats operator-(const ClangTidyStats &A, const ClangTidyStats &B) {
+  ClangTidyStats D;
+  D.ErrorsDisplayed = A.ErrorsDisplayed - B.ErrorsDisplayed;
+  D.ErrorsIgnoredCheckFilter =
+      A.ErrorsIgnoredCheckFilter - B.ErrorsIgnoredCheckFilter;
+  D.ErrorsIgnoredNOLINT = A.ErrorsIgnoredNOLINT - B.ErrorsIgnoredNOLINT;
+  D.ErrorsIgnoredNonUserCode =
+      A.ErrorsIgnoredNonUserCode - B.ErrorsIgnoredNonUserCode;
+  D.ErrorsIgnoredLineFilter =
+      A.ErrorsIgnoredLineFilter - B.ErrorsIgnoredLineFilter;
+  return D;
+}
+
+void addStats(ClangTidyStats &To, const ClangTidyStats &D) {
+  To.ErrorsDisplayed += D.ErrorsDisplayed;
+  To.ErrorsIgnoredCheckFilter += D.ErrorsIgnoredCheckFilter;
+  To.ErrorsIgnoredNOLINT += D.ErrorsIgnoredNOLINT;
+  To.ErrorsIgnoredNonUserCode += D.ErrorsIgnoredNonUserCode;
+  To.ErrorsIgnoredLineFilter += D.ErrorsIgnoredLineFilter;
+}
 
 /// Collects the top-level declarations written outside system headers and,
 /// before the checks run, makes them the AST's traversal scope. Declarations
@@ -38,10 +93,12 @@ namespace {
 /// checked as before.
 class UserScopeConsumer : public ASTConsumer {
 public:
-  explicit UserScopeConsumer(const SourceManager &SM) : SM(SM) {}
+  UserScopeConsumer(const SourceManager &SM, std::string File)
+      : SM(SM), File(std::move(File)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group) {
+      ++Seen;
       SourceLocation Loc = D->getLocation();
       if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
           !isImplicitInstantiation(D))
@@ -52,6 +109,12 @@ public:
 
   void HandleTranslationUnit(ASTContext &Context) override {
     Context.setTraversalScope(Scope);
+    // What the checks will traverse, read back from the context: the test
+    // that the fast path is in effect (test/tools/traversal-scope.test).
+    logLine("traversal scope: " +
+                std::to_string(Context.getTraversalScope().size()) + " of " +
+                std::to_string(Seen) + " top-level declarations",
+            File);
   }
 
 private:
@@ -70,7 +133,9 @@ private:
   }
 
   const SourceManager &SM;
+  std::string File;
   std::vector<Decl *> Scope;
+  unsigned Seen = 0;
 };
 
 /// Whether every check enabled for a file is one of ours, by the file's
@@ -85,12 +150,7 @@ public:
     auto [It, Inserted] = Known.try_emplace(Checks, false);
     if (Inserted) {
       std::vector<std::string> Names =
-          getCheckNames(Options, Context.canEnableAnalyzerAlphaCheckers()
-#if LLVM_VERSION_MAJOR >= 22
-                                     ,
-                        Context.canExperimentalCustomChecks()
-#endif
-          );
+          compat::enabledCheckNames(Options, Context);
       It->second =
           !Names.empty() && llvm::all_of(Names, [](const std::string &N) {
             return llvm::StringRef(N).starts_with("libtorch-");
@@ -104,14 +164,50 @@ private:
   llvm::StringMap<bool> Known;
 };
 
+/// Writes to two streams: what the frontend prints goes to stderr as
+/// always, and into the results cache's record of the file.
+class TeeStream : public llvm::raw_ostream {
+public:
+  TeeStream(llvm::raw_ostream &Out, std::string &Copy) : Out(Out), Copy(Copy) {
+    SetUnbuffered();
+  }
+
+private:
+  void write_impl(const char *Ptr, size_t Size) override {
+    Out.write(Ptr, Size);
+    Copy.append(Ptr, Size);
+    Pos += Size;
+  }
+  uint64_t current_pos() const override { return Pos; }
+
+  llvm::raw_ostream &Out;
+  std::string &Copy;
+  uint64_t Pos = 0;
+};
+
+/// What the analysis of a file left for the results cache.
+struct Recording {
+  std::shared_ptr<InputCollector> Inputs;
+  /// The preamble cache's PCH the file used, whose manifest has its inputs.
+  std::string OwnPCH;
+  std::string FrontendOutput;
+  std::string WorkingDir;
+};
+
+/// Whether \p Path is in the directory \p Dir.
+bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
+  return !Dir.empty() && Path.size() > Dir.size() && Path.starts_with(Dir) &&
+         llvm::sys::path::is_separator(Path[Dir.size()]);
+}
+
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(
       ClangTidyContext &Context,
       llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-      CheckSetFilter &Filter, bool Quiet)
+      CheckSetFilter &Filter, bool Quiet, Recording *Record, bool LeakAtEnd)
       : ConsumerFactory(Context, std::move(BaseFS)), Filter(Filter),
-        Quiet(Quiet) {}
+        Quiet(Quiet), Record(Record), LeakAtEnd(LeakAtEnd) {}
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(*this);
@@ -125,6 +221,11 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     if (Quiet)
       Invocation->getDiagnosticOpts().ShowCarets = false;
+    // The process ends after its one file: leave the AST to the exit, as
+    // clang's own -cc1 does (-disable-free), instead of freeing it piece by
+    // piece.
+    if (LeakAtEnd)
+      Invocation->getFrontendOpts().DisableFree = true;
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
@@ -136,14 +237,39 @@ private:
     std::unique_ptr<ASTConsumer>
     CreateASTConsumer(CompilerInstance &Compiler,
                       llvm::StringRef File) override {
+      if (Recording *R = Parent.Record) {
+        // Before the PCH is loaded (BeginSourceFile loads it after creating
+        // the consumer): the collector sees its inputs too.
+        R->Inputs = std::make_shared<InputCollector>();
+        R->Inputs->attachToPreprocessor(Compiler.getPreprocessor());
+        // A PCH's reader names the PCH's inputs as the PCH stored them,
+        // which need not be a path one can open (clang shortens the names
+        // below the PCH's base directory, /usr/bin/../lib/gcc/... may come
+        // back as /../lib/gcc/...). The preamble cache's own PCH lists them
+        // in its manifest as its build opened them; any other PCH's are
+        // taken from the reader (attached when the PCH is loaded, which
+        // BeginSourceFile does after creating this consumer).
+        const std::string &PCH =
+            Compiler.getPreprocessorOpts().ImplicitPCHInclude;
+        if (!PCH.empty() && isWithin(PCH, fastRunOptions().CacheDir))
+          R->OwnPCH = PCH;
+        else
+          Compiler.addDependencyCollector(R->Inputs);
+        Compiler.setVerboseOutputStream(
+            std::make_unique<TeeStream>(llvm::errs(), R->FrontendOutput));
+        if (auto Cwd = Compiler.getFileManager()
+                           .getVirtualFileSystem()
+                           .getCurrentWorkingDirectory())
+          R->WorkingDir = *Cwd;
+      }
       std::unique_ptr<ASTConsumer> Tidy =
           Parent.ConsumerFactory.createASTConsumer(Compiler, File);
       if (!Tidy || !fastRunOptions().UserScope ||
           !Parent.Filter.onlyLibTorchChecks(File))
         return Tidy;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(
-          std::make_unique<UserScopeConsumer>(Compiler.getSourceManager()));
+      Consumers.push_back(std::make_unique<UserScopeConsumer>(
+          Compiler.getSourceManager(), File.str()));
       Consumers.push_back(std::move(Tidy));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
@@ -155,6 +281,8 @@ private:
   ClangTidyASTConsumerFactory ConsumerFactory;
   CheckSetFilter &Filter;
   bool Quiet;
+  Recording *Record;
+  bool LeakAtEnd;
 };
 
 /// clang-tidy's per-file ExtraArgsBefore and ExtraArgs from its options.
@@ -176,6 +304,201 @@ ArgumentsAdjuster extraArgsAdjuster(ClangTidyContext &Context) {
   };
 }
 
+//===----------------------------------------------------------------------===//
+// The results cache's side of a run
+//===----------------------------------------------------------------------===//
+
+/// Flags that make the frontend print more than its diagnostics (which a
+/// replay would not print again).
+bool printsBesidesDiagnostics(llvm::StringRef Arg) {
+  return Arg == "-v" || Arg == "--verbose" || Arg == "-H" ||
+         Arg == "--trace-includes" || Arg == "-###" ||
+         Arg.starts_with("-ftime-report") || Arg.starts_with("-ftime-trace") ||
+         Arg.starts_with("-print") || Arg.starts_with("--print") ||
+         Arg.starts_with("-ast-") || Arg.starts_with("-dump-") || Arg == "-E";
+}
+
+/// The key of one file's analysis: everything that decides its findings
+/// besides the files it reads (which the entry lists).
+CacheKey resultsKey(ClangTidyContext &Context,
+                    const std::vector<CompileCommand> &Commands,
+                    llvm::StringRef File, llvm::StringRef AbsoluteFile,
+                    bool ApplyAnyFix, bool Quiet) {
+  CacheKey Key;
+  Key.add("torch-tidy", torchTidyIdentity());
+
+  std::vector<std::string> Command{File.str(), AbsoluteFile.str()};
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    Command.push_back(std::string(Cwd));
+  for (const CompileCommand &C : Commands) {
+    Command.push_back(C.Directory);
+    Command.push_back(C.Filename);
+    Command.push_back(std::to_string(C.CommandLine.size()));
+    Command.insert(Command.end(), C.CommandLine.begin(), C.CommandLine.end());
+  }
+  // The environment clang's driver reads include directories from.
+  for (const char *Var :
+       {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+        "OBJCPLUS_INCLUDE_PATH", "CCC_OVERRIDE_OPTIONS", "SDKROOT"})
+    Command.push_back(std::string(Var) + "=" +
+                      llvm::sys::Process::GetEnv(Var).value_or("<unset>"));
+  Key.add("the compile command", Command);
+
+  ClangTidyOptions Options = Context.getOptionsForFile(AbsoluteFile);
+  Key.add("the header filter",
+          {Options.HeaderFilterRegex.value_or("<unset>"),
+           Options.ExcludeHeaderFilterRegex.value_or("<unset>"),
+           Options.SystemHeaders ? (*Options.SystemHeaders ? "1" : "0")
+                                 : "<unset>"});
+  Options.HeaderFilterRegex.reset();
+  Options.ExcludeHeaderFilterRegex.reset();
+  Options.SystemHeaders.reset();
+  Key.add("the checks or their options",
+          {configurationAsText(Options),
+           Context.canEnableAnalyzerAlphaCheckers() ? "alpha" : "",
+           Context.canEnableModuleHeadersParsing() ? "module-headers" : ""});
+
+  std::vector<std::string> Lines;
+  for (const FileFilter &F : Context.getGlobalOptions().LineFilter) {
+    Lines.push_back(F.Name);
+    for (const auto &[From, To] : F.LineRanges)
+      Lines.push_back(std::to_string(From) + "-" + std::to_string(To));
+    Lines.push_back(";");
+  }
+  Key.add("the line filter", Lines);
+
+  const FastRunOptions &Fast = fastRunOptions();
+  Key.add("the driver's options",
+          {ApplyAnyFix ? "fix-notes" : "", Quiet ? "quiet" : "",
+           Fast.UserScope ? "scope" : "full",
+           Fast.PreambleCache ? "preamble" : "no-preamble"});
+  return Key;
+}
+
+/// Why the results cache cannot serve this run, or "" when it can.
+std::string resultsCacheUnusable(
+    ClangTidyContext &Context, const CompilationDatabase &Compilations,
+    llvm::ArrayRef<std::string> InputFiles,
+    const llvm::vfs::OverlayFileSystem &BaseFS, CheckSetFilter &Filter,
+    llvm::StringRef AbsoluteFile, bool EnableCheckProfile,
+    llvm::StringRef StoreCheckProfile, std::vector<CompileCommand> &Commands) {
+  if (InputFiles.size() != 1)
+    return "off for several files in one process (use -j N)";
+  if (fastRunOptions().Fixing)
+    return "off with --fix";
+  if (EnableCheckProfile || !StoreCheckProfile.empty())
+    return "off with --enable-check-profile";
+  if (!Filter.onlyLibTorchChecks(AbsoluteFile))
+    return "off: checks other than libtorch-* are enabled";
+  if (std::distance(BaseFS.overlays_begin(), BaseFS.overlays_end()) != 1)
+    return "off with --vfsoverlay";
+  Commands = Compilations.getCompileCommands(AbsoluteFile);
+  if (Commands.empty())
+    return "off: no compile command";
+  for (const CompileCommand &C : Commands)
+    for (const std::string &A : C.CommandLine)
+      if (printsBesidesDiagnostics(A))
+        return "off with " + A;
+  const ClangTidyOptions Options = Context.getOptionsForFile(AbsoluteFile);
+  for (const auto *Args : {&Options.ExtraArgs, &Options.ExtraArgsBefore})
+    if (*Args)
+      for (const std::string &A : **Args)
+        if (printsBesidesDiagnostics(A))
+          return "off with " + A;
+  return "";
+}
+
+/// The files \p Record saw, absolute, without the cache's own (the
+/// preamble's .h is made from the files that include it, its PCH from the
+/// headers the manifest lists); std::nullopt when they cannot be known.
+std::optional<std::vector<FileStamp>> readFiles(const Recording &Record,
+                                                llvm::StringRef AbsoluteFile,
+                                                llvm::StringRef CacheDir) {
+  std::vector<FileStamp> Out;
+  llvm::StringSet<> Seen;
+  auto Add = [&](llvm::StringRef Name, bool System) {
+    // Absolute, with any `..` kept: /bin/../lib is not /lib where /bin is a
+    // link (PreambleCache.cpp).
+    llvm::SmallString<256> P(Name);
+    compat::makeAbsolute(Record.WorkingDir, P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+    if (isWithin(P, CacheDir))
+      return;
+    if (Seen.insert(P).second)
+      Out.push_back({std::string(P), 0, 0, "", System});
+  };
+  Add(AbsoluteFile, false);
+  if (Record.Inputs)
+    for (const auto &[Name, System] : Record.Inputs->Seen)
+      Add(Name, System);
+  if (!Record.OwnPCH.empty()) {
+    llvm::StringRef Base(Record.OwnPCH);
+    auto Buf = llvm::MemoryBuffer::getFile(Base.drop_back(4) + ".manifest");
+    std::optional<PreambleManifest> M =
+        Buf ? PreambleManifest::parse((*Buf)->getBuffer()) : std::nullopt;
+    if (!M || M->Status != PreambleManifest::Usable)
+      return std::nullopt;
+    // A usable preamble reads system headers only.
+    for (const PreambleManifest::Input &In : M->Inputs)
+      Add(In.Path, /*System=*/true);
+  }
+  return Out;
+}
+
+/// Stores the analysis of \p AbsoluteFile under \p Key, unless it must not
+/// be: a file that does not compile may compile once a missing header
+/// appears, which its inputs cannot show, and a file written while it was
+/// analysed may have been read before or after the change. Says why not.
+bool storeResults(ResultsCache &Results, const CacheKey &Key,
+                  llvm::StringRef AbsoluteFile, const Recording &Record,
+                  llvm::vfs::FileSystem &FS, int ToolStatus,
+                  const std::vector<ClangTidyError> &Errors,
+                  const ClangTidyStats &Stats,
+                  std::chrono::system_clock::time_point StartedAt) {
+  if (ToolStatus != 0 || llvm::any_of(Errors, [](const ClangTidyError &E) {
+        return E.DiagLevel == ClangTidyError::Error;
+      })) {
+    logLine("results cache: not stored, the file does not compile",
+            AbsoluteFile);
+    return false;
+  }
+  std::optional<std::vector<FileStamp>> Read =
+      readFiles(Record, AbsoluteFile, fastRunOptions().CacheDir);
+  if (!Read) {
+    logLine("results cache: not stored, the PCH's manifest is gone",
+            AbsoluteFile);
+    return false;
+  }
+  std::vector<FileStamp> Inputs = std::move(*Read);
+  // Kernel file times lag the clock by up to a tick: a margin.
+  const int64_t Started =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          (StartedAt - std::chrono::milliseconds(20)).time_since_epoch())
+          .count();
+  for (FileStamp &S : Inputs) {
+    if (!statFile(FS, S)) {
+      logLine("results cache: not stored, cannot read " + S.Path, AbsoluteFile);
+      return false;
+    }
+    if (S.MTime >= Started) {
+      logLine("results cache: not stored, " + S.Path +
+                  " changed during the analysis",
+              AbsoluteFile);
+      return false;
+    }
+  }
+  if (!Results.store(Key, AbsoluteFile,
+                     CachedRun{Errors, Stats, Record.FrontendOutput},
+                     std::move(Inputs))) {
+    logLine("results cache: not stored, cannot write to " +
+                Results.resultsDir(),
+            AbsoluteFile);
+    return false;
+  }
+  return true;
+}
+
 std::vector<ClangTidyError>
 runClangTidyFast(ClangTidyContext &Context,
                  const CompilationDatabase &Compilations,
@@ -183,41 +506,103 @@ runClangTidyFast(ClangTidyContext &Context,
                  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
                  bool ApplyAnyFix, bool EnableCheckProfile,
                  llvm::StringRef StoreCheckProfile, bool Quiet) {
+  const auto StartedAt = std::chrono::system_clock::now();
+  const FastRunOptions &Fast = fastRunOptions();
+  FastRunSummary &Summary = fastRunSummary();
+  Summary.Ran = true;
+  Summary.Files += InputFiles.size();
+  CheckSetFilter Filter(Context);
+  auto Count = [&](std::vector<ClangTidyError> Errors) {
+    for (const ClangTidyError &E : Errors)
+      if (E.DiagnosticName == "clang-diagnostic-error")
+        ++Summary.CompilerErrors;
+      else
+        ++Summary.FindingsByCheck[E.DiagnosticName];
+    return Errors;
+  };
+
+  // The results cache: replay an unchanged file, or record this analysis.
+  std::optional<ResultsCache> Results;
+  std::optional<CacheKey> Key;
+  std::string AbsoluteFile;
+  if (!Fast.CacheDir.empty() && Fast.ResultsCache && !InputFiles.empty()) {
+    llvm::Expected<std::string> Abs =
+        getAbsolutePath(*BaseFS, InputFiles.front());
+    AbsoluteFile = Abs ? *Abs : InputFiles.front();
+    if (!Abs)
+      llvm::consumeError(Abs.takeError());
+    std::vector<CompileCommand> Commands;
+    std::string Unusable = resultsCacheUnusable(
+        Context, Compilations, InputFiles, *BaseFS, Filter, AbsoluteFile,
+        EnableCheckProfile, StoreCheckProfile, Commands);
+    if (!Unusable.empty()) {
+      logLine("results cache: " + Unusable, AbsoluteFile);
+    } else {
+      Key = resultsKey(Context, Commands, InputFiles.front(), AbsoluteFile,
+                       ApplyAnyFix, Quiet);
+      Results.emplace(Fast.CacheDir, BaseFS);
+      ResultsCache::Lookup Hit = Results->lookup(*Key, AbsoluteFile);
+      if (Hit.Run) {
+        logLine("results cache: hit " + Key->hash() +
+                    (Hit.Retimed ? " (" + std::to_string(Hit.Retimed) +
+                                       (Hit.Retimed == 1 ? " file" : " files") +
+                                       " with a new time, the same content)"
+                                 : std::string()),
+                AbsoluteFile);
+        ++Summary.ResultsHits;
+        llvm::errs() << Hit.Run->FrontendOutput;
+        addStats(contextStats(Context), Hit.Run->Stats);
+        return Count(std::move(Hit.Run->Errors));
+      }
+      logLine("results cache: miss " + Key->hash() + ", " + Hit.Why,
+              AbsoluteFile);
+      ++Summary.ResultsMisses;
+    }
+  }
+
   ClangTool Tool(Compilations, InputFiles,
                  std::make_shared<PCHContainerOperations>(), BaseFS);
   Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
 
-  CheckSetFilter Filter(Context);
-  const FastRunOptions &Fast = fastRunOptions();
-  std::optional<PreambleCache> Cache;
-  if (!Fast.CacheDir.empty()) {
-    Cache.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose);
-    Tool.appendArgumentsAdjuster([&](const CommandLineArguments &Args,
-                                     llvm::StringRef File) {
-      return Filter.onlyLibTorchChecks(File) ? Cache->adjust(Args, File) : Args;
-    });
+  std::optional<PreambleCache> Preambles;
+  if (!Fast.CacheDir.empty() && Fast.PreambleCache) {
+    Preambles.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose);
+    Tool.appendArgumentsAdjuster(
+        [&](const CommandLineArguments &Args, llvm::StringRef File) {
+          return Filter.onlyLibTorchChecks(File) ? Preambles->adjust(Args, File)
+                                                 : Args;
+        });
   }
 
   Context.setEnableProfiling(EnableCheckProfile);
   Context.setProfileStoragePrefix(StoreCheckProfile);
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
-#if LLVM_VERSION_MAJOR >= 22
-  auto DiagOpts = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine DE(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
-                       /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
-#else
-  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(),
-                       &DiagConsumer, /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(&DE);
-#endif
+  compat::ContextDiagnostics Diagnostics(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet);
-  Tool.run(&Factory);
-  return DiagConsumer.take();
+  std::optional<Recording> Record;
+  if (Key)
+    Record.emplace();
+  // The profile is written when the checks' consumer is destroyed.
+  const bool LeakAtEnd = InputFiles.size() == 1 && !EnableCheckProfile &&
+                         StoreCheckProfile.empty();
+  const ClangTidyStats StatsBefore = Context.getStats();
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = BaseFS;
+  TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet,
+                            Record ? &*Record : nullptr, LeakAtEnd);
+  const int ToolStatus = Tool.run(&Factory);
+  std::vector<ClangTidyError> Errors = DiagConsumer.take();
+  bool Wrote = Preambles && Preambles->wroteEntry();
+
+  if (Key && Results && Record)
+    Wrote |=
+        storeResults(*Results, *Key, AbsoluteFile, *Record, *FS, ToolStatus,
+                     Errors, Context.getStats() - StatsBefore, StartedAt);
+  if (Wrote)
+    evictLeastRecentlyUsed(Fast.CacheDir, Fast.CacheMaxBytes);
+  return Count(std::move(Errors));
 }
 
 } // namespace
@@ -225,39 +610,30 @@ runClangTidyFast(ClangTidyContext &Context,
 } // namespace torchtidy::driver
 
 // The replacement of clang::tidy::runClangTidy: the linker sends
-// clangTidyMain's call here (--wrap=<mangled name>). LLVM 22 added the
-// trailing `bool Quiet`, hence one more parameter and one more letter ("b")
-// in the mangled name.
-#if LLVM_VERSION_MAJOR >= 22
-#define TORCHTIDY_QUIET_PARAM , bool Quiet
-#define TORCHTIDY_QUIET_ARG Quiet
-#define TORCHTIDY_QUIET_MANGLING "b"
-#else
-#define TORCHTIDY_QUIET_PARAM
-#define TORCHTIDY_QUIET_ARG false
-#define TORCHTIDY_QUIET_MANGLING ""
-#endif
+// clangTidyMain's call here (--wrap=<mangled name>, the name read from the
+// clang-tidy library at configure time, tools/CMakeLists.txt).
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
     llvm::StringRef StoreCheckProfile
-        TORCHTIDY_QUIET_PARAM) asm("__wrap__ZN5clang4tidy12runClangTidyERNS0_"
-                                   "16ClangTidyContextERKNS_"
-                                   "7tooling19CompilationDatabaseEN4llvm8ArrayR"
-                                   "efINSt7__cxx1112basic_"
-                                   "stringIcSt11char_traitsIcESaIcEEEEENS7_"
-                                   "18IntrusiveRefCntPtrINS7_"
-                                   "3vfs17OverlayFileSystemEEEbbNS7_"
-                                   "9StringRefE" TORCHTIDY_QUIET_MANGLING);
+        TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS) asm("__"
+                                                   "wrap"
+                                                   "_" TORCHTIDY_RUN_CLANG_TIDY_SYMBOL);
+// The wrapped symbol is the one runClangTidy the library defines; this is
+// its declared type, or the build stops here.
+static_assert(std::is_same_v<decltype(&clang::tidy::runClangTidy),
+                             decltype(&torchtidyRunClangTidy)>,
+              "clang::tidy::runClangTidy changed: update "
+              "TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS (DriverCompat.h)");
 std::vector<ClangTidyError> torchtidyRunClangTidy(
     ClangTidyContext &Context, const CompilationDatabase &Compilations,
     llvm::ArrayRef<std::string> InputFiles,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
     bool ApplyAnyFix, bool EnableCheckProfile,
-    llvm::StringRef StoreCheckProfile TORCHTIDY_QUIET_PARAM) {
+    llvm::StringRef StoreCheckProfile TORCHTIDY_RUN_CLANG_TIDY_EXTRA_PARAMS) {
   return torchtidy::driver::runClangTidyFast(
       Context, Compilations, InputFiles, std::move(BaseFS), ApplyAnyFix,
-      EnableCheckProfile, StoreCheckProfile, TORCHTIDY_QUIET_ARG);
+      EnableCheckProfile, StoreCheckProfile, TORCHTIDY_RUN_CLANG_TIDY_QUIET);
 }

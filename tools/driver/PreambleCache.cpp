@@ -1,26 +1,31 @@
 //===--- PreambleCache.cpp - one precompiled preamble per project ---------===//
 
 #include "PreambleCache.h"
-#include "torchtidy/analysis/LLVMCompat.h"
+#include "CacheDirectory.h"
+#include "DriverCompat.h"
+#include "ResultsCache.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Tooling/Tooling.h"
-#if LLVM_VERSION_MAJOR >= 22
-#include "clang/Options/OptionUtils.h"
-#endif
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA1.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <functional>
 
 namespace torchtidy::driver {
@@ -186,7 +191,8 @@ std::string leadingSystemIncludes(llvm::StringRef Source) {
 // Manifest
 //===----------------------------------------------------------------------===//
 
-static constexpr llvm::StringLiteral ManifestMagic = "torch-tidy-preamble 1";
+// 2: the PCH no longer carries the headers' own vtable uses.
+static constexpr llvm::StringLiteral ManifestMagic = "torch-tidy-preamble 2";
 
 std::string PreambleManifest::serialize() const {
   std::string S;
@@ -266,22 +272,28 @@ bool PreambleManifest::upToDate(llvm::vfs::FileSystem &FS) const {
 
 namespace {
 
-/// Every file the preprocessor enters, and whether it is a system header.
-class InputCollector : public clang::DependencyCollector {
+/// Clears the vtables the headers themselves used from the PCH, before it
+/// is written. Sema defines the vtables a translation unit used at its end,
+/// instantiating every virtual member of each class template among them; a
+/// PCH does not, and hands its list to every file that includes it. For
+/// <torch/torch.h> that is about 1.5 s of each file's 2 s: clone(),
+/// pretty_print(), reset() of dozens of torch::nn modules, in system
+/// headers, where the checks never look. A file's own code still marks the
+/// vtables it needs (a user module deriving from torch::nn::Cloneable), so
+/// those are defined as in a compile.
+class HeaderVTableDropper : public clang::SemaConsumer {
 public:
-  std::vector<std::pair<std::string, bool>> Seen; // path, is system
-  bool needSystemDependencies() override { return true; }
-  void maybeAddDependency(llvm::StringRef Filename, bool FromModule,
-                          bool IsSystem, bool IsModuleFile,
-                          bool IsMissing) override {
-    if (IsMissing || Filename.starts_with("<"))
+  void InitializeSema(clang::Sema &S) override { Sema = &S; }
+  void ForgetSema() override { Sema = nullptr; }
+  void HandleTranslationUnit(clang::ASTContext &) override {
+    if (!Sema)
       return;
-    if (Names.insert(Filename).second)
-      Seen.emplace_back(Filename.str(), IsSystem);
+    Sema->VTableUses.clear();
+    Sema->VTablesUsed.clear();
   }
 
 private:
-  llvm::StringSet<> Names;
+  clang::Sema *Sema = nullptr;
 };
 
 class BuildPCHAction : public clang::GeneratePCHAction {
@@ -291,6 +303,18 @@ public:
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
     Inputs->attachToPreprocessor(CI.getPreprocessor());
     return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI,
+                    llvm::StringRef InFile) override {
+    std::unique_ptr<clang::ASTConsumer> Writer =
+        GeneratePCHAction::CreateASTConsumer(CI, InFile);
+    if (!Writer)
+      return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Consumers;
+    Consumers.push_back(std::make_unique<HeaderVTableDropper>());
+    Consumers.push_back(std::move(Writer));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(Consumers));
   }
 
 private:
@@ -340,9 +364,8 @@ public:
 };
 
 bool isCxxSource(llvm::StringRef File) {
-  return llvm::StringSwitch<bool>(llvm::sys::path::extension(File))
-      .Cases(".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", true)
-      .Default(false);
+  return llvm::is_contained({".cpp", ".cc", ".cxx", ".c++", ".C", ".cp"},
+                            llvm::sys::path::extension(File));
 }
 
 /// Flags that change what the preamble means in ways the cache does not
@@ -361,46 +384,41 @@ bool hasUnsupportedFlag(const std::vector<std::string> &Args) {
                               .contains_insensitive("clang-cl");
 }
 
-/// The resource directory (clang's own headers) clang tooling gives a file
-/// without one. Kept out of LLVMCompat.h, which the checks include, for the
-/// frontend headers it needs: LLVM 22 moved it out of CompilerInvocation.
-std::string clangResourceDir() {
-  static int Anchor;
-#if LLVM_VERSION_MAJOR >= 22
-  return clang::GetResourcesPath("clang_tool", &Anchor);
-#else
-  return clang::CompilerInvocation::GetResourcesPath("clang_tool", &Anchor);
-#endif
+/// \p Path made absolute, as the compiler opened it: `..` stays, since
+/// /bin/../lib (the GCC headers' directory as clang finds it on Debian, where
+/// /bin is a link to /usr/bin) is /usr/lib, not /lib.
+std::string asOpened(llvm::StringRef WorkingDir, llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  compat::makeAbsolute(WorkingDir, P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  return std::string(P);
 }
 
 std::string normalized(llvm::StringRef WorkingDir, llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
-  torchtidy::compat::makeAbsolute(WorkingDir, P);
+  compat::makeAbsolute(WorkingDir, P);
   llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   return std::string(P);
 }
 
-bool writeAtomically(llvm::StringRef Path, llvm::StringRef Content) {
-  std::string Tmp =
-      (Path + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return false;
-    OS << Content;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return false;
-  }
-  return true;
+/// How long the last PCH build in \p Dir took (0 when none is on record),
+/// for parseInsteadOfWaiting.
+constexpr llvm::StringLiteral BuildSecondsFile = "last-preamble-build-seconds";
+
+double lastBuildSeconds(llvm::StringRef Dir) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, BuildSecondsFile);
+  auto Buf = llvm::MemoryBuffer::getFile(P);
+  double Seconds = 0;
+  if (!Buf || (*Buf)->getBuffer().trim().getAsDouble(Seconds))
+    return 0;
+  return Seconds;
+}
+
+void recordBuildSeconds(llvm::StringRef Dir, double Seconds) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, BuildSecondsFile);
+  writeFileAtomically(P, llvm::formatv("{0:f2}\n", Seconds).str());
 }
 
 std::optional<PreambleManifest> readManifest(llvm::StringRef Path) {
@@ -493,7 +511,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     Flags.push_back(Args[I]);
   }
   if (!HasResourceDir)
-    Flags.push_back("-resource-dir=" + clangResourceDir());
+    Flags.push_back("-resource-dir=" + compat::clangResourceDir());
 
   const std::string Key = this->key(Flags, *Cwd, Includes);
   llvm::SmallString<256> Base(Dir);
@@ -518,6 +536,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
 
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key);
+    markUsed(ManifestPath);
     return Use(*M);
   }
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
@@ -525,27 +544,59 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     return Args;
   }
 
-  // One process builds, the others wait for it (workers of one project run
-  // start together).
-  torchtidy::compat::FileLock Lock(PCH, /*MaxSeconds=*/600);
-  const bool Owner = Lock.owned();
+  // One process builds. The others, which start with it in a project run,
+  // analyse their file without the PCH while a build has just begun (so
+  // that -j N does not idle for a whole build), and otherwise wait for it.
+  compat::FileLock Lock(PCH);
+  if (!Lock.owned()) {
+    const std::string LockPath = PCH + ".lock";
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(LockPath, St)) {
+      const double Age =
+          std::chrono::duration<double>(std::chrono::system_clock::now() -
+                                        St.getLastModificationTime())
+              .count();
+      if (parseInsteadOfWaiting(Age, lastBuildSeconds(Dir))) {
+        log(File, "parsed without it, another process began building " + Key +
+                      " " + llvm::formatv("{0:f1}", Age).str() + " s ago");
+        return Args;
+      }
+    }
+    Lock.waitForOwner(/*MaxSeconds=*/600);
+  }
+  // Built by the owner we waited for, or by one that let go just before
+  // this process took the lock.
   if (auto M = readManifest(ManifestPath); M && M->upToDate(*FS)) {
     log(File, "hit " + Key + " (built by another process)");
+    markUsed(ManifestPath);
     return Use(*M);
   }
-  if (!Owner) {
+  if (!Lock.owned()) {
     log(File, "skipped, the process building " + Key + " did not finish");
     return Args;
   }
+  const auto BuildStart = std::chrono::steady_clock::now();
   if (!build(Flags, Includes, Base, *Cwd)) {
     log(File, "skipped, cannot write the cache entry " + Key);
     return Args;
   }
+  Wrote = true;
+  recordBuildSeconds(Dir, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - BuildStart)
+                              .count());
   if (auto M = readManifest(ManifestPath)) {
     log(File, "built " + Key);
     return Use(*M);
   }
   return Args;
+}
+
+bool PreambleCache::parseInsteadOfWaiting(double BuildAgeSeconds,
+                                          double LastBuildSeconds,
+                                          double NoRecordSeconds) {
+  const double Threshold =
+      LastBuildSeconds > 0 ? LastBuildSeconds / 3 : NoRecordSeconds;
+  return BuildAgeSeconds < Threshold;
 }
 
 bool PreambleCache::build(const std::vector<std::string> &Flags,
@@ -555,7 +606,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   const std::string PCH = (Base + ".pch").str();
   const std::string Tmp =
       (PCH + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
-  if (!writeAtomically(Header, Includes))
+  if (!writeFileAtomically(Header, Includes))
     return false;
 
   std::vector<std::string> CommandLine = Flags;
@@ -577,8 +628,9 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   if (!Ran && !Errors.First.empty())
     log(Header, "does not compile: " + Errors.First);
   for (const auto &[Name, IsSystem] : Inputs->Seen) {
-    std::string Path = normalized(WorkingDir, Name);
-    if (!IsSystem && Path != Header && M.Status == PreambleManifest::Usable)
+    std::string Path = asOpened(WorkingDir, Name);
+    if (!IsSystem && Path != asOpened(WorkingDir, Header) &&
+        M.Status == PreambleManifest::Usable)
       M.Status = PreambleManifest::ReadsUserHeaders;
     PreambleManifest::Input In;
     if (statInput(*FS, Path, In))
@@ -598,7 +650,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   } else {
     llvm::sys::fs::remove(Tmp);
   }
-  return writeAtomically((Base + ".manifest").str(), M.serialize());
+  return writeFileAtomically((Base + ".manifest").str(), M.serialize());
 }
 
 } // namespace torchtidy::driver

@@ -105,6 +105,20 @@ public:
   std::vector<std::string> adjust(const std::vector<std::string> &Args,
                                   llvm::StringRef File);
 
+  /// Whether adjust() wrote an entry (the directory may have outgrown its
+  /// limit, CacheDirectory.h).
+  bool wroteEntry() const { return Wrote; }
+
+  /// Whether a process that finds another building the PCH it needs should
+  /// analyse its file without the PCH instead of waiting: when the build
+  /// began less than a third of the last build's duration ago (a parse of
+  /// the file alone takes most of what a build takes), or, with no build on
+  /// record, less than \p NoRecordSeconds ago. \p LastBuildSeconds is 0
+  /// without a record.
+  static bool parseInsteadOfWaiting(double BuildAgeSeconds,
+                                    double LastBuildSeconds,
+                                    double NoRecordSeconds = 5);
+
   /// The key of \p File's entry from its command line and includes; what
   /// the cache would use, for tests.
   static std::string key(const std::vector<std::string> &FlagsWithoutFile,
@@ -118,6 +132,7 @@ private:
   std::string Dir;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   bool Verbose;
+  bool Wrote = false;
 };
 
 } // namespace torchtidy::driver

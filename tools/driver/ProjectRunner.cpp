@@ -1,8 +1,9 @@
 //===--- ProjectRunner.cpp - torch-tidy over many files -------------------===//
 
 #include "ProjectRunner.h"
+#include "DriverCompat.h"
+#include "RunSummary.h"
 #include "Sarif.h"
-#include "torchtidy/analysis/LLVMCompat.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
@@ -38,7 +39,7 @@ namespace {
 
 struct Job {
   std::string File;
-  std::string OutputPath, FixesPath;
+  std::string OutputPath, FixesPath, ReportPath;
   llvm::sys::ProcessInfo Process;
   bool Started = false, Finished = false, Printed = false;
   int ReturnCode = 0;
@@ -68,7 +69,7 @@ void readResults(Job &J) {
     if (Path.empty() || llvm::sys::path::is_absolute(Path))
       return;
     llvm::SmallString<256> P(Path);
-    torchtidy::compat::makeAbsolute(Dir, P);
+    compat::makeAbsolute(Dir, P);
     llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
     Path = std::string(P);
   };
@@ -115,7 +116,7 @@ int runProject(ProjectOptions O) {
     for (const auto &C : DB->getAllCompileCommands()) {
       llvm::SmallString<256> Path(C.Filename);
       if (!llvm::sys::path::is_absolute(Path))
-        torchtidy::compat::makeAbsolute(C.Directory, Path);
+        compat::makeAbsolute(C.Directory, Path);
       llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
       if (looksLikeCudaCommand(C)) {
         if (Seen.insert(Path).second)
@@ -168,6 +169,7 @@ int runProject(ProjectOptions O) {
     Jobs[K].File = Files[K];
     Jobs[K].OutputPath = (TempDir + "/" + std::to_string(K) + ".out").str();
     Jobs[K].FixesPath = (TempDir + "/" + std::to_string(K) + ".yaml").str();
+    Jobs[K].ReportPath = (TempDir + "/" + std::to_string(K) + ".report").str();
   }
   std::string LineFilter;
   if (O.Changed)
@@ -177,6 +179,7 @@ int runProject(ProjectOptions O) {
     std::vector<std::string> Args{O.Self};
     Args.insert(Args.end(), O.TidyArgs.begin(), O.TidyArgs.end());
     Args.push_back("--export-fixes=" + J.FixesPath);
+    Args.push_back("--worker-report=" + J.ReportPath);
     if (!LineFilter.empty())
       Args.push_back(LineFilter);
     Args.push_back(J.File);
@@ -307,41 +310,31 @@ int runProject(ProjectOptions O) {
       YOut << TUD;
     }
   }
+  RunSummary Summary;
+  Summary.Files = Jobs.size();
+  for (const Job &J : Jobs)
+    readWorkerReport(J.ReportPath, Summary);
   llvm::sys::fs::remove_directories(TempDir);
 
-  std::map<std::string, unsigned> ByCheck;
-  unsigned Total = 0;
   for (const auto &D : All)
-    if (D.DiagnosticName != "clang-diagnostic-error") {
-      ++ByCheck[D.DiagnosticName];
-      ++Total;
-    }
-  Err << "torch-tidy: " << Jobs.size() << " file"
-      << (Jobs.size() == 1 ? "" : "s") << " analysed";
+    if (D.DiagnosticName != "clang-diagnostic-error")
+      ++Summary.FindingsByCheck[D.DiagnosticName];
   if (O.ShardCount > 1)
-    Err << " (shard " << O.ShardIndex << "/" << O.ShardCount << " of "
-        << InDatabase << ")";
+    Summary.Qualifiers.push_back("(shard " + std::to_string(O.ShardIndex) +
+                                 "/" + std::to_string(O.ShardCount) + " of " +
+                                 std::to_string(InDatabase) + ")");
   if (SkippedUnchanged)
-    Err << ", " << SkippedUnchanged << " without changed lines skipped";
+    Summary.Qualifiers.push_back(std::to_string(SkippedUnchanged) +
+                                 " without changed lines skipped");
   if (SkippedCuda)
-    Err << ", " << SkippedCuda << " compiled by nvcc skipped";
-  Err << "; " << Total << " finding" << (Total == 1 ? "" : "s");
-  if (!ByCheck.empty()) {
-    Err << " (";
-    bool First = true;
-    for (const auto &[Name, N] : ByCheck) {
-      Err << (First ? "" : ", ") << Name << ": " << N;
-      First = false;
-    }
-    Err << ")";
-  }
-  if (ParseFailures)
-    Err << "; " << ParseFailures << " file" << (ParseFailures == 1 ? "" : "s")
-        << " with compiler errors";
-  if (Crashes)
-    Err << "; " << Crashes << " worker" << (Crashes == 1 ? "" : "s")
-        << " crashed";
-  Err << "\n";
+    Summary.Qualifiers.push_back(std::to_string(SkippedCuda) +
+                                 " compiled by nvcc skipped");
+  Summary.FilesWithErrors = ParseFailures;
+  Summary.Crashes = Crashes;
+  Summary.Seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - O.Started)
+                        .count();
+  Err << formatSummary(Summary) << "\n";
 
   if (ParseFailures || Crashes)
     return ExitFailure;

@@ -13,6 +13,7 @@
 
 #include "ChangedLines.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct ProjectOptions {
   std::string SarifDocsBase;
   std::string SourceRoot; ///< for relative SARIF paths
   bool Progress = false;
+  /// When the run began, for the summary's time.
+  std::chrono::steady_clock::time_point Started =
+      std::chrono::steady_clock::now();
 };
 
 /// Splits \p Files (already sorted) into shards deterministically: file k

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 
 using clang::tidy::ClangTidyError;
 using clang::tooling::DiagnosticMessage;
@@ -128,12 +129,9 @@ withoutUnprintableRanges(llvm::ArrayRef<ClangTidyError> Errors,
 } // namespace torchtidy::driver
 
 // The replacement of clang::tidy::handleErrors (see SnippetWindow.h); the
-// real one is reached as __real_<mangled name>. Same signature in LLVM 19
-// and 22.
-#define TORCHTIDY_HANDLE_ERRORS_SYMBOL                                         \
-  "_ZN5clang4tidy12handleErrorsEN4llvm8ArrayRefINS0_14ClangTidyErrorEEERNS0_"  \
-  "16ClangTidyContextENS0_12FixBehaviourERjNS1_18IntrusiveRefCntPtrINS1_3vfs"  \
-  "10FileSystemEEE"
+// real one is reached as __real_<mangled name>, the name read from the
+// clang-tidy library at configure time (torchtidy_wrap_function,
+// tools/CMakeLists.txt). Same signature in LLVM 19 and 22.
 void torchtidyRealHandleErrors(
     llvm::ArrayRef<ClangTidyError> Errors, clang::tidy::ClangTidyContext &Ctx,
     clang::tidy::FixBehaviour Fix, unsigned &WarningsAsErrorsCount,
@@ -144,6 +142,11 @@ void torchtidyHandleErrors(
     clang::tidy::FixBehaviour Fix, unsigned &WarningsAsErrorsCount,
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
         BaseFS) asm("__wrap_" TORCHTIDY_HANDLE_ERRORS_SYMBOL);
+// The wrapped symbol is the one handleErrors the library defines; this is
+// its declared type, or the build stops here.
+static_assert(std::is_same_v<decltype(&clang::tidy::handleErrors),
+                             decltype(&torchtidyHandleErrors)>,
+              "clang::tidy::handleErrors changed: update its replacement");
 void torchtidyHandleErrors(
     llvm::ArrayRef<ClangTidyError> Errors, clang::tidy::ClangTidyContext &Ctx,
     clang::tidy::FixBehaviour Fix, unsigned &WarningsAsErrorsCount,

@@ -10,13 +10,17 @@
 //   --sarif=out.sarif          SARIF 2.1.0 of all diagnostics
 //   --sarif-docs-base=URL      where the libtorch checks' pages are
 //   --progress/--no-progress   progress line (default: on a terminal)
-//   --cache-dir=DIR            preamble cache (default: <-p
-//   dir>/torch-tidy-cache)
+//   --cache-dir=DIR            preamble and results caches (default:
+//                              <-p dir>/torch-tidy-cache)
+//   --cache-max-size=SIZE      bound of that directory (default 2G)
 //   --no-preamble-cache        parse every file's includes
+//   --no-results-cache         analyse every file, changed or not
 //   --full-traversal           let the checks visit the system headers' AST
-//   --cache-verbose            say what the preamble cache does for each file
-// These run the files in worker processes (this same driver, one file
-// each), so a crash on one file costs that file only.
+//   --cache-verbose            say what the caches and the traversal scope
+//                              do for each file
+// The first five run the files in worker processes (this same driver, one
+// file each), so a crash on one file costs that file only. Every run that
+// analyses files ends with a summary line on stderr (RunSummary.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +28,11 @@
 #include "ClangTidyForceLinker.h"
 #include "FastRun.h"
 #include "ProjectRunner.h"
+#include "RunSummary.h"
 #include "TorchTidyVersion.h"
 #include "tool/ClangTidyMain.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -36,6 +41,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <thread>
 
 namespace clang::tidy {
@@ -49,27 +55,23 @@ using namespace torchtidy::driver;
 namespace {
 
 /// clang-tidy options that take a value, so `-opt value` consumes two
-/// arguments.
+/// arguments. (A list, not StringSwitch::Cases: LLVM 22 deprecates the form
+/// LLVM 19 has.)
 bool takesValue(llvm::StringRef Opt) {
-  Opt = Opt.ltrim('-');
-  return llvm::StringSwitch<bool>(Opt)
-      .Cases("p", "checks", "config", "config-file", "export-fixes", true)
-      .Cases("extra-arg", "extra-arg-before", "format-style", "header-filter",
-             true)
-      .Cases("exclude-header-filter", "line-filter", "load",
-             "store-check-profile", "vfsoverlay", true)
-      .Case("warnings-as-errors", true)
-      .Case("removed-arg", true) // clang-tidy 22 and later
-      .Default(false);
+  return llvm::is_contained(
+      {"p", "checks", "config", "config-file", "export-fixes", "extra-arg",
+       "extra-arg-before", "format-style", "header-filter",
+       "exclude-header-filter", "line-filter", "load", "store-check-profile",
+       "vfsoverlay", "warnings-as-errors",
+       "removed-arg" /* clang-tidy 22 and later */},
+      Opt.ltrim('-'));
 }
 
 bool isInformational(llvm::StringRef Opt) {
-  Opt = Opt.ltrim('-');
-  return llvm::StringSwitch<bool>(Opt)
-      .Cases("list-checks", "dump-config", "explain-config", "verify-config",
-             true)
-      .Cases("help", "help-hidden", "version", "h", true)
-      .Default(false);
+  return llvm::is_contained({"list-checks", "dump-config", "explain-config",
+                             "verify-config", "help", "help-hidden", "version",
+                             "h"},
+                            Opt.ltrim('-'));
 }
 
 int usage(const llvm::Twine &Message) {
@@ -79,9 +81,11 @@ int usage(const llvm::Twine &Message) {
 
 /// Takes the driver's speed options (FastRun.h) out of \p Argv, which
 /// clangTidyMain would reject, into fastRunOptions(); returns them as given,
-/// for the workers of a project run.
-std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
-                                            bool &NoCache) {
+/// for the workers of a project run. \p WorkerReport is set for a worker of
+/// a project run (ProjectRunner.cpp), which reports there instead of
+/// printing a summary.
+llvm::Expected<std::vector<std::string>>
+takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
   FastRunOptions &Fast = fastRunOptions();
   std::vector<std::string> Taken;
   std::vector<const char *> Rest;
@@ -97,10 +101,22 @@ std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
     if (Opt.consume_front("cache-dir=")) {
       llvm::SmallString<256> P(Opt);
       llvm::sys::fs::make_absolute(P);
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
       Fast.CacheDir = std::string(P);
       Taken.push_back("--cache-dir=" + Fast.CacheDir);
+    } else if (Opt.consume_front("cache-max-size=")) {
+      std::optional<uint64_t> Bytes = parseCacheSize(Opt);
+      if (!Bytes)
+        return llvm::createStringError(
+            "--cache-max-size needs a size such as 2G, 500M or 64K, not '" +
+            Opt.str() + "'");
+      Fast.CacheMaxBytes = *Bytes;
+      Taken.push_back(A.str());
     } else if (Opt == "no-preamble-cache") {
-      NoCache = true;
+      Fast.PreambleCache = false;
+      Taken.push_back(A.str());
+    } else if (Opt == "no-results-cache") {
+      Fast.ResultsCache = false;
       Taken.push_back(A.str());
     } else if (Opt == "full-traversal") {
       Fast.UserScope = false;
@@ -108,6 +124,8 @@ std::vector<std::string> takeFastRunOptions(std::vector<const char *> &Argv,
     } else if (Opt == "cache-verbose") {
       Fast.CacheVerbose = true;
       Taken.push_back(A.str());
+    } else if (Opt.consume_front("worker-report=")) {
+      WorkerReport = Opt.str();
     } else {
       Rest.push_back(Arg);
     }
@@ -129,9 +147,14 @@ void printTorchTidyVersion(llvm::raw_ostream &OS) {
 
 int main(int OrigArgc, const char **OrigArgv) {
   llvm::cl::AddExtraVersionPrinter(printTorchTidyVersion);
+  const auto Started = std::chrono::steady_clock::now();
   std::vector<const char *> ArgvStorage(OrigArgv, OrigArgv + OrigArgc);
-  bool NoCache = false;
-  std::vector<std::string> FastArgs = takeFastRunOptions(ArgvStorage, NoCache);
+  std::string WorkerReport;
+  llvm::Expected<std::vector<std::string>> Taken =
+      takeFastRunOptions(ArgvStorage, WorkerReport);
+  if (!Taken)
+    return usage(llvm::toString(Taken.takeError()));
+  std::vector<std::string> FastArgs = std::move(*Taken);
   ArgvStorage.push_back(nullptr);
   int argc = static_cast<int>(ArgvStorage.size()) - 1;
   const char **argv = ArgvStorage.data();
@@ -235,12 +258,12 @@ int main(int OrigArgc, const char **OrigArgv) {
 
   const bool ProjectMode =
       Files.empty() && !O.BuildPath.empty() && !Informational;
-  if (NoCache) {
-    fastRunOptions().CacheDir.clear();
-  } else if (fastRunOptions().CacheDir.empty() && !O.BuildPath.empty()) {
+  fastRunOptions().Fixing = Fix;
+  if (fastRunOptions().CacheDir.empty() && !O.BuildPath.empty()) {
     llvm::SmallString<256> P(O.BuildPath);
     llvm::sys::fs::make_absolute(P);
     llvm::sys::path::append(P, "torch-tidy-cache");
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
     fastRunOptions().CacheDir = std::string(P);
   }
   // Workers get the same speed options.
@@ -249,7 +272,25 @@ int main(int OrigArgc, const char **OrigArgv) {
     if (Extended)
       return usage("-j, --shard, --changed-lines and --sarif do not combine "
                    "with --list-checks, --dump-config or --help");
-    return clang::tidy::clangTidyMain(argc, argv);
+    const int Status = clang::tidy::clangTidyMain(argc, argv);
+    const FastRunSummary &Ran = fastRunSummary();
+    if (!Ran.Ran)
+      return Status; // nothing was analysed (--help, a usage error...)
+    if (!WorkerReport.empty()) {
+      writeWorkerReport(WorkerReport, Ran);
+      return Status;
+    }
+    RunSummary S;
+    S.Files = Ran.Files;
+    S.FindingsByCheck = Ran.FindingsByCheck;
+    S.CompilerErrors = Ran.CompilerErrors;
+    S.ResultsHits = Ran.ResultsHits;
+    S.ResultsMisses = Ran.ResultsMisses;
+    S.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              Started)
+                    .count();
+    llvm::errs() << formatSummary(S) << "\n";
+    return Status;
   }
 
   if (ChangedLinesFrom) {
@@ -289,5 +330,6 @@ int main(int OrigArgc, const char **OrigArgv) {
   llvm::SmallString<256> Cwd;
   if (!llvm::sys::fs::current_path(Cwd))
     O.SourceRoot = std::string(Cwd);
+  O.Started = Started;
   return runProject(std::move(O));
 }

@@ -61,6 +61,7 @@ void IndexRange::join(const IndexRange &O) {
       Lo = O.Lo;
       Hi = O.Hi;
       Interval = O.Interval;
+      LoopCondition = O.LoopCondition;
     } else {
       Lo = lower(Lo, O.Lo);
       Hi = upper(Hi, O.Hi);
@@ -875,9 +876,14 @@ struct IndexRangeAnalysis::Impl {
             N && N->first == Buffer && !N->second &&
             hasOpFact(MC->getMethodDecl()->getName(), op::AnyMember,
                       op::ContainerInsert))
-          for (const Expr *A : MC->arguments())
+          for (const Expr *A : MC->arguments()) {
             if (const Expr *P = parseCall(A))
               Found = std::make_pair(P, calleeText(P));
+            // `in >> id; ids.push_back(id);`
+            else if (auto V = namedValue(A); V && !V->second)
+              if (const Expr *X = extractionInto(FD, V->first))
+                Found = std::make_pair(X, std::string("a stream (>>)"));
+          }
       }
       if (Facts & op::ReadsBytes)
         for (const Expr *A : Call->arguments())
@@ -890,6 +896,106 @@ struct IndexRangeAnalysis::Impl {
         Found = std::make_pair(cast<Expr>(Call), calleeText(Call));
     });
     return Found;
+  }
+
+  /// `in >> v` with `in` a std::istream (a file, a string stream, std::cin)
+  /// and \p V the variable read into, in \p FD; else null.
+  const Expr *extractionInto(const FunctionDecl *FD, const ValueDecl *V) {
+    const Expr *Found = nullptr;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      if (Found || !Op || Op->getOperator() != OO_GreaterGreater ||
+          Op->getNumArgs() != 2)
+        return;
+      auto Into = namedValue(Op->getArg(1));
+      if (!Into || Into->first != V || Into->second)
+        return;
+      // The left side is a stream: its type derives from std::basic_istream.
+      const auto *RD =
+          Op->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (RD && RD->hasDefinition() && isInputStream(RD))
+        Found = Op;
+    });
+    return Found;
+  }
+
+  static bool isInputStream(const CXXRecordDecl *RD) {
+    if (hasQualifiedName(RD, "basic_istream", {"std"}))
+      return true;
+    for (const CXXBaseSpecifier &B : RD->bases())
+      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+        if (Base->hasDefinition() && isInputStream(Base))
+          return true;
+    return false;
+  }
+
+  /// The range of a for-loop's induction variable: `for (int64_t i = c;
+  /// i < n; ++i)` gives [c, n); `i <= n`, [c, n + 1). Else nothing.
+  struct LoopBound {
+    Quantity Lo, Hi;
+    const Expr *Condition;
+  };
+  std::optional<LoopBound> loopRange(const FunctionDecl *FD,
+                                     const VarDecl *VD) {
+    std::optional<LoopBound> Found;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *For = dyn_cast<ForStmt>(S);
+      if (Found || !For || !For->getInit() || !For->getCond())
+        return;
+      const auto *DS = dyn_cast<DeclStmt>(For->getInit());
+      if (!DS || !DS->isSingleDecl() || DS->getSingleDecl() != VD ||
+          !VD->getInit())
+        return;
+      const auto *Cond =
+          dyn_cast<BinaryOperator>(For->getCond()->IgnoreImplicit());
+      if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+        return;
+      auto L = namedValue(Cond->getLHS());
+      if (!L || L->first != VD || L->second)
+        return;
+      // Counting up by one or more.
+      const Expr *Inc =
+          For->getInc() ? For->getInc()->IgnoreImplicit() : nullptr;
+      const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+      const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+      int64_t Step = 0;
+      if (!((UO && UO->isIncrementOp()) ||
+            (CA && CA->getOpcode() == BO_AddAssign &&
+             evaluateInt(CA->getRHS(), Ctx, Step) && Step > 0)))
+        return;
+      Quantity Lo = quantityOf(FD, VD->getInit());
+      Quantity Hi = quantityOf(FD, Cond->getRHS());
+      if (!Lo.known() || !Hi.known())
+        return;
+      if (Cond->getOpcode() == BO_LE)
+        Hi.Offset += 1;
+      Found = LoopBound{Lo, Hi, Cond};
+    });
+    return Found;
+  }
+
+  /// The range of one element of `torch::tensor({...})`: a constant, or a
+  /// loop variable (plus a constant).
+  IndexRange elementRange(const FunctionDecl *FD, const Expr *E) {
+    int64_t K = 0;
+    if (evaluateInt(E, Ctx, K))
+      return values(Quantity::constant(K, E), E, false);
+    const Expr *Base = peel(E);
+    int64_t Shift = 0;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Base);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        evaluateInt(BO->getRHS(), Ctx, K)) {
+      Shift = BO->getOpcode() == BO_Add ? K : -K;
+      Base = peel(BO->getLHS());
+    }
+    if (auto N = namedValue(Base); N && !N->second)
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(N->first))
+        if (auto Loop = loopRange(FD, VD)) {
+          IndexRange R = interval(Loop->Lo, Loop->Hi, E);
+          R.LoopCondition = Loop->Condition;
+          return Shift ? shift(R, Shift) : R;
+        }
+    return IndexRange::opaque();
   }
 
   /// A call to std::stoi and friends in \p E (`std::stoi(tok)`,
@@ -955,10 +1061,21 @@ struct IndexRangeAnalysis::Impl {
           R.join(rangeOf(FD, Def, nullptr));
           Any = true;
         }
-      // Values written into it: ids.fill_(-1), ids.masked_fill_(m, -100).
+      // Values written into it: ids.fill_(-1), ids.masked_fill_(m, -100),
+      // ids.index_put_({mask}, -1).
       for (const Stmt *W : F.writesOf(*V)) {
         const auto *Call = dyn_cast<CallExpr>(W);
-        if (!Call || !(callFacts(Call) & op::FillsValue))
+        if (!Call)
+          continue;
+        if (const FunctionDecl *Callee = Call->getDirectCallee();
+            Callee && Callee->getIdentifier() &&
+            Callee->getName() == "index_put_" && formOf(Callee) == op::Method)
+          if (const Expr *Value = argAt(Call, 2);
+              Value && !isTensorType(Value->getType().getNonReferenceType())) {
+            R.join(values(quantityOf(FD, Value), Value, true));
+            Any = true;
+          }
+        if (!(callFacts(Call) & op::FillsValue))
           continue;
         const bool Masked =
             Call->getDirectCallee()->getName().starts_with("masked_fill");
@@ -995,6 +1112,17 @@ struct IndexRangeAnalysis::Impl {
       return rangeOf(FD, Whole, nullptr);
     if (Form == op::Method && (Facts & op::ValuePreserving))
       return rangeOf(FD, argAt(Call, 0), nullptr);
+    // F::pad(x, F::PadFuncOptions({0, n}).value(-1)): x's values and the
+    // padding value (0 unless the options say).
+    if (Form == op::Functional && (Facts & op::FillsValue) &&
+        Callee->getName() == "pad") {
+      IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
+      if (const Expr *Value = optionValue(argAt(Call, 1), "value"))
+        R.join(values(quantityOf(FD, Value), Value, true));
+      else
+        R.join(values(Quantity::constant(0, Call), Call, true));
+      return R;
+    }
     // What an index op reads is a subset of its source's values:
     // `order.index({Slice(), Slice(0, k)})`, `sorted.gather(1, pick)`,
     // `perm[i]`.
@@ -1045,6 +1173,16 @@ struct IndexRangeAnalysis::Impl {
           for (const auto &[Id, At] : *Ids)
             R.Values.push_back({Quantity::constant(Id, At), At});
           return R;
+        }
+        // torch::tensor({i}) of loop variables.
+        if (llvm::SmallVector<const Expr *, 4> Elems =
+                listElements(argAt(Call, 0));
+            !Elems.empty()) {
+          IndexRange R;
+          for (const Expr *Elem : Elems)
+            R.join(elementRange(FD, Elem));
+          if (R.HasInterval)
+            return R;
         }
         // torch::tensor(v) of a vector filled by parsing.
         if (const Expr *A0 = argAt(Call, 0))
@@ -1124,6 +1262,21 @@ struct IndexRangeAnalysis::Impl {
     if (Form == op::NoForm || Form == op::AnyMember || Form == op::Global)
       return helperRange(FD, Call);
     return IndexRange::opaque();
+  }
+
+  /// The argument of the option setter \p Name in an options chain
+  /// (`F::PadFuncOptions({0, 2}).value(-1)` -> `-1`), else null.
+  static const Expr *optionValue(const Expr *Options, llvm::StringRef Name) {
+    const Expr *Found = nullptr;
+    if (Options)
+      forEachOwnStmt(Options, [&](const Stmt *S) {
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+          if (const CXXMethodDecl *MD = MC->getMethodDecl())
+            if (!Found && MD->getIdentifier() && MD->getName() == Name &&
+                MC->getNumArgs() == 1)
+              Found = MC->getArg(0);
+      });
+    return Found;
   }
 
   IndexRange whereRange(const FunctionDecl *FD, const CallExpr *Call) {
@@ -1305,7 +1458,8 @@ struct IndexRangeAnalysis::Impl {
   /// \p FD compares or caps a quantity with the base of \p Hi (`T <= n`,
   /// `x.size(1) > block_size`, `std::min(T, n)`), or crops the tensor whose
   /// size it is (`x = x.slice(1, -n)`).
-  bool relatesInFunction(const FunctionDecl *FD, const Quantity &Hi) {
+  bool relatesInFunction(const FunctionDecl *FD, const Quantity &Hi,
+                         const Expr *Except = nullptr) {
     bool Found = false;
     auto Mentions = [&](const Expr *E) {
       Quantity Q = quantityOf(FD, E);
@@ -1320,7 +1474,7 @@ struct IndexRangeAnalysis::Impl {
       if (Found)
         return;
       if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-        if (BO->isComparisonOp() &&
+        if (BO != Except && BO->isComparisonOp() &&
             (Mentions(BO->getLHS()) || Mentions(BO->getRHS())))
           Found = true;
         return;
@@ -1507,7 +1661,7 @@ struct IndexRangeAnalysis::Impl {
             Capped = true;
         if (Hi.K == Quantity::Runtime && Hi.CappedBy.empty() && !Capped &&
             (Rows.K == Quantity::Constant || Rows.K == Quantity::Named) &&
-            !relatesInFunction(FD, Hi)) {
+            !relatesInFunction(FD, Hi, R.LoopCondition)) {
           const CallExpr *Unbounded = nullptr;
           const auto *Param = dyn_cast_or_null<ParmVarDecl>(Hi.Base);
           if (!Param || Hi.Field || Param->getDeclContext() != FD ||

@@ -725,4 +725,55 @@ UserModuleState userModuleState(const CXXRecordDecl *Impl) {
   return stateOf(Impl, 0);
 }
 
+//===----------------------------------------------------------------------===//
+// Registered, then replaced
+//===----------------------------------------------------------------------===//
+
+/// The register_* call \p E is, or holds through conversions and copies.
+static const CallExpr *registrationIn(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    E = stripValue(E);
+    if (isRegistrationCall(E))
+      return cast<CallExpr>(E);
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    if (!MC)
+      return nullptr;
+    E = MC->getImplicitObjectArgument();
+  }
+  return nullptr;
+}
+
+ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
+                                               const ASTContext &Ctx) {
+  ReplacedRegistration R;
+  if (!Facts.Registered || Facts.Class.InContainer)
+    return R;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const MemberWrite &Reg : Facts.Writes) {
+    const CallExpr *Call = Reg.Value ? registrationIn(Reg.Value) : nullptr;
+
+    if (!Call || !Reg.Function)
+      continue;
+    for (const MemberWrite &W : Facts.Writes) {
+      if (&W == &Reg || W.IsNull || !W.Value || W.Function != Reg.Function ||
+          W.How != MemberWrite::Assignment || registrationIn(W.Value))
+        continue;
+      // A variable may hold what was registered (`rms = layer;` after
+      // `register_module("rms", layer)`): only a new module or tensor.
+      const Expr *Stored = stripValue(W.Value);
+      if (isa<DeclRefExpr, MemberExpr>(Stored) &&
+          classifyMemberType(Stored->getType().getNonReferenceType()).K !=
+              MemberClass::None)
+        continue;
+      if (!SM.isBeforeInTranslationUnit(Reg.Site->getBeginLoc(),
+                                        W.Site->getBeginLoc()))
+        continue;
+      R.Registration = Call;
+      R.Write = &W;
+      return R;
+    }
+  }
+  return R;
+}
+
 } // namespace torchtidy

@@ -2,20 +2,38 @@
 """Runs torch-tidy on each file in every way it can run, and fails unless all
 give the same output and the same exported diagnostics (docs/performance.md):
 
-  full    --full-traversal --no-preamble-cache  (what clang-tidy itself does)
-  scope   the checks traverse user declarations only, no preamble cache
+  full    --full-traversal, no caches  (what clang-tidy itself does)
+  scope   the checks traverse user declarations only, no caches
   cold    scope and the preamble cache, from an empty cache directory
   warm    the same again, every preamble now served from the cache
+  rcold   scope, the (now warm) preamble cache and the results cache, which
+          stores the file's results
+  rwarm   the same again, every file replayed from the results cache
 
-The cache must really serve: a file whose preamble is not empty must be a
-"hit" in the warm run (or the test fails), and at least --min-warnings
+Compared with `full`: the exit status, stdout, stderr (without the caches'
+--cache-verbose lines, and with the summary line's time and cache counts
+masked) and the --export-fixes file.
+
+With --project, the files are also analysed as one project (-p with a
+compile_commands.json of them all, -j2), with --sarif and --export-fixes,
+once over all lines and once with --changed-lines (a diff adding the first
+half of each file), three ways: no caches and the whole AST (pfull), with
+the caches from empty (pcold) and again (pwarm, every file replayed from the
+results cache); exit status, stdout, stderr (summary masked), SARIF and the
+merged fixes must be the same.
+
+The caches must really serve: a file whose preamble is not empty must be a
+preamble "hit" when warm, every file the results cache stored must be a
+results "hit" when rwarm (and in pwarm), and at least --min-warnings
 warnings must come out in all, so an empty comparison cannot pass.
 
 Usage: compare_modes.py --torch-tidy BIN --work DIR [--min-warnings N]
-                        [-p BUILD | --flags '...'] [--checks GLOB] FILE...
+                        [-p BUILD | --flags '...'] [--checks GLOB]
+                        [--project] FILE...
 """
 
 import argparse
+import json
 import os
 import re
 import shlex
@@ -23,26 +41,108 @@ import shutil
 import subprocess
 import sys
 
-CACHE_LOG = "torch-tidy: preamble cache: "
+CACHE_LOGS = ("torch-tidy: preamble cache: ", "torch-tidy: results cache: ",
+              "torch-tidy: traversal scope: ")
+SUMMARY = re.compile(r"^(torch-tidy: \d+ files? analysed.*); \d+\.\d s; "
+                     r"(results cache: \d+ hits?, \d+ miss(es)?|no results cache)$")
+MODES = ("full", "scope", "cold", "warm", "rcold", "rwarm")
+PROJECT_MODES = ("pfull", "pcold", "pwarm")
 
 
-def run(tidy, mode, work, args, f):
-    fixes = os.path.join(work, "%s-%s.yaml" % (os.path.basename(f), mode))
-    cmd = [tidy] + mode_flags(mode, work) + ["--export-fixes=" + fixes] + args[0] + [f] + args[1]
+def masked(stderr):
+    """stderr without the cache logs, the summary's varying parts masked."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith(CACHE_LOGS):
+            continue
+        m = SUMMARY.match(line)
+        out.append(m.group(1) + "; <time>; <results cache>" if m else line)
+    return "\n".join(out)
+
+
+def read(path):
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def run(cmd, outputs):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    log = [l for l in r.stderr.splitlines() if l.startswith(CACHE_LOG)]
-    err = "\n".join(l for l in r.stderr.splitlines() if not l.startswith(CACHE_LOG))
-    yaml = open(fixes).read() if os.path.exists(fixes) else ""
-    return {"rc": r.returncode, "out": r.stdout, "err": err, "fixes": yaml, "log": log,
-            "cmd": " ".join(shlex.quote(c) for c in cmd)}
+    res = {"rc": r.returncode, "out": r.stdout, "err": masked(r.stderr),
+           "log": [l for l in r.stderr.splitlines() if l.startswith(CACHE_LOGS)],
+           "summary": [l for l in r.stderr.splitlines() if SUMMARY.match(l)],
+           "cmd": " ".join(shlex.quote(c) for c in cmd)}
+    for what, path in outputs.items():
+        res[what] = read(path)
+    return res
 
 
 def mode_flags(mode, work):
-    cache = "--cache-dir=" + os.path.join(work, "cache")
-    return {"full": ["--full-traversal", "--no-preamble-cache"],
-            "scope": ["--no-preamble-cache"],
-            "cold": [cache, "--cache-verbose"],
-            "warm": [cache, "--cache-verbose"]}[mode]
+    pcache = rcache = "--cache-dir=" + os.path.join(work, "cache")
+    return {"full": ["--full-traversal", "--no-preamble-cache", "--no-results-cache"],
+            "scope": ["--no-preamble-cache", "--no-results-cache"],
+            "cold": [pcache, "--cache-verbose", "--no-results-cache"],
+            "warm": [pcache, "--cache-verbose", "--no-results-cache"],
+            "rcold": [rcache, "--cache-verbose"],
+            "rwarm": [rcache, "--cache-verbose"]}[mode]
+
+
+def compare(name, results, ref_mode, modes, forms, failures):
+    ref = results[ref_mode]
+    for m in modes:
+        for what in forms:
+            if results[m][what] != ref[what]:
+                failures.append("%s: %s differs between %s and %s\n  %s: %s\n  %s: %s\n"
+                                "--- %s\n%s\n--- %s\n%s" % (
+                                    name, what, ref_mode, m, ref_mode, ref["cmd"], m,
+                                    results[m]["cmd"], ref[what], ref_mode, m,
+                                    results[m][what]))
+
+
+def half_diff(files):
+    """A unified diff that adds the first half of each file's lines."""
+    out = []
+    for f in files:
+        n = max(1, len(open(f).read().splitlines()) // 2)
+        out += ["--- a/" + f.lstrip("/"), "+++ b/" + f.lstrip("/"), "@@ -0,0 +1,%d @@" % n]
+        out += ["+x"] * n
+    return "\n".join(out) + "\n"
+
+
+def compare_project(a, work, files, stored, failures):
+    """The project forms: terminal output, SARIF, merged fixes, exit status,
+    over all lines and over the lines of a diff."""
+    proj = os.path.join(work, "project")
+    os.makedirs(proj)
+    # As the runner names them (and as a diff would): no `..` left.
+    files = [os.path.normpath(os.path.abspath(f)) for f in files]
+    entries = [{"directory": proj, "file": f,
+                "arguments": ["clang++"] + shlex.split(a.flags) + ["-c", f]} for f in files]
+    json.dump(entries, open(os.path.join(proj, "compile_commands.json"), "w"), indent=1)
+    diff = os.path.join(work, "half.diff")
+    open(diff, "w").write(half_diff(files))
+    cache = "--cache-dir=" + os.path.join(work, "pcache")
+    flags = {"pfull": ["--full-traversal", "--no-preamble-cache", "--no-results-cache"],
+             "pcold": [cache], "pwarm": [cache]}
+    hits = 0
+    for variant, extra in (("all lines", []), ("changed lines", ["--changed-lines=" + diff])):
+        results = {}
+        for m in PROJECT_MODES:
+            sarif = os.path.join(work, "%s-%s.sarif" % (m, len(extra)))
+            fixes = os.path.join(work, "%s-%s.yaml" % (m, len(extra)))
+            cmd = ([a.torch_tidy, "-p", proj, "--checks=" + a.checks, "-j2", "--no-progress",
+                    "--sarif=" + sarif, "--export-fixes=" + fixes] + flags[m] + extra)
+            if a.header_filter:
+                cmd.append("--header-filter=" + a.header_filter)
+            results[m] = run(cmd, {"sarif": sarif, "fixes": fixes})
+        compare("project, " + variant, results, "pfull", ("pcold", "pwarm"),
+                ("rc", "out", "err", "sarif", "fixes"), failures)
+        summary = "".join(results["pwarm"]["summary"])
+        m = re.search(r"results cache: (\d+) hits?, (\d+) miss", summary)
+        if not m or int(m.group(1)) != stored:
+            failures.append("project, %s: the warm run did not replay the %d stored files: %s"
+                            % (variant, stored, summary))
+        else:
+            hits += int(m.group(1))
+    return hits
 
 
 def main():
@@ -54,6 +154,7 @@ def main():
     ap.add_argument("--flags", default="", help="compiler flags after --")
     ap.add_argument("--header-filter", default="")
     ap.add_argument("--min-warnings", type=int, default=1)
+    ap.add_argument("--project", action="store_true")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)
@@ -64,31 +165,41 @@ def main():
     if a.build:
         before += ["-p", a.build]
     after = ["--"] + shlex.split(a.flags) if not a.build else []
-    failures, warnings, hits = [], 0, 0
+    failures, warnings, hits, replayed, stored = [], 0, 0, 0, 0
     for f in a.files:
-        results = {m: run(a.torch_tidy, m, a.work, (before, after), f)
-                   for m in ("full", "scope", "cold", "warm")}
-        ref = results["full"]
-        for m in ("scope", "cold", "warm"):
-            for what in ("rc", "out", "err", "fixes"):
-                if results[m][what] != ref[what]:
-                    failures.append("%s: %s differs between full and %s\n  full: %s\n  %s: %s\n"
-                                    "--- full\n%s\n--- %s\n%s" % (
-                                        f, what, m, ref["cmd"], m, results[m]["cmd"],
-                                        ref[what], m, results[m][what]))
+        results = {}
+        for m in MODES:
+            fixes = os.path.join(a.work, "%s-%s.yaml" % (os.path.basename(f), m))
+            cmd = ([a.torch_tidy] + mode_flags(m, a.work) + ["--export-fixes=" + fixes]
+                   + before + [f] + after)
+            results[m] = run(cmd, {"fixes": fixes})
+        compare(f, results, "full", MODES[1:], ("rc", "out", "err", "fixes"), failures)
         warm = results["warm"]["log"]
         served = [l for l in warm if re.search(r": hit [0-9a-f]{40}", l)]
         skipped = [l for l in warm if "no leading system includes" in l]
         if not served and not skipped:
-            failures.append("%s: the warm run did not use the cache: %s" % (f, warm))
+            failures.append("%s: the warm run did not use the preamble cache: %s" % (f, warm))
         hits += len(served)
-        warnings += len(re.findall(r"warning: ", ref["out"]))
+        not_stored = [l for l in results["rcold"]["log"] if "results cache: not stored" in l]
+        if not not_stored:
+            stored += 1
+            if not [l for l in results["rwarm"]["log"] if "results cache: hit" in l]:
+                failures.append("%s: the rwarm run did not replay the results: %s"
+                                % (f, results["rwarm"]["log"]))
+            else:
+                replayed += 1
+        warnings += len(re.findall(r"warning: ", results["full"]["out"]))
     if warnings < a.min_warnings:
         failures.append("only %d warnings in all, expected at least %d" % (warnings, a.min_warnings))
+    project_hits = compare_project(a, a.work, a.files, stored, failures) if a.project else 0
     for fail in failures:
         print("FAIL: " + fail)
-    print("compared %d files in 4 modes: %d warnings each, %d served from the cache when warm"
-          % (len(a.files), warnings, hits))
+    print("compared %d files in %d modes: %d warnings each, %d served from the preamble "
+          "cache when warm, %d replayed from the results cache"
+          % (len(a.files), len(MODES), warnings, hits, replayed))
+    if a.project:
+        print("compared the project's terminal output, SARIF, fixes and exit status over all "
+              "and changed lines: %d files replayed" % project_hits)
     return 1 if failures else 0
 
 

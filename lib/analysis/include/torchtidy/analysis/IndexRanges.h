@@ -101,6 +101,10 @@ struct IndexRange {
   /// The constant added to the interval since the call that made it
   /// (`t - 1`: -1).
   int64_t Shift = 0;
+  /// The loop condition that bounds a loop variable's interval (`t <
+  /// steps`): it relates the variable to the length, not the length to the
+  /// table.
+  const clang::Expr *LoopCondition = nullptr;
   /// Values some path writes: literal ids, or sentinels (full, fill_,
   /// masked_fill), each with where it is written.
   llvm::SmallVector<std::pair<Quantity, const clang::Expr *>, 2> Values;

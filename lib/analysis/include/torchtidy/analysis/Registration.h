@@ -87,6 +87,19 @@ private:
   llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
 };
 
+/// A write of a registered member that comes after its registration in the
+/// same building function and stores a new, unregistered value
+/// (`rms = RunningMeanStd(...)` after `rms(register_module("rms", ...))`):
+/// the module's children (or buffers) keep the registered one, the member
+/// holds the other. The registration call, and the write; null when none.
+struct ReplacedRegistration {
+  const clang::CallExpr *Registration = nullptr;
+  const MemberWrite *Write = nullptr;
+  explicit operator bool() const { return Write != nullptr; }
+};
+ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
+                                               const clang::ASTContext &Ctx);
+
 /// What a user's module class holds, as far as registering it matters.
 enum class UserModuleState {
   NotVisible, ///< its building code or forward() is not in this TU

@@ -260,6 +260,7 @@ public:
   Tensor index_fill(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor &index_fill_(int64_t dim, const Tensor &index, const Scalar &value);
   Tensor &index_put_(std::initializer_list<Tensor> indices, const Tensor &values);
+  Tensor &index_put_(std::initializer_list<Tensor> indices, const Scalar &value);
   Tensor take(const Tensor &index) const;
   Tensor take_along_dim(const Tensor &indices, c10::optional<int64_t> dim = {}) const;
   Tensor index(std::initializer_list<Tensor> indices) const;
@@ -581,6 +582,11 @@ struct CrossEntropyFuncOptions {
   CrossEntropyFuncOptions() = default;
   CrossEntropyFuncOptions &ignore_index(int64_t v) { return *this; }
 };
+struct PadFuncOptions {
+  PadFuncOptions(std::vector<int64_t> pad);
+  PadFuncOptions &value(double v) { return *this; }
+};
+Tensor pad(const Tensor &input, const PadFuncOptions &options);
 namespace detail {
 // Indices first, as F::embedding takes them (not ATen's weight first).
 Tensor embedding(const Tensor &input, const Tensor &weight,

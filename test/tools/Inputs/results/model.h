@@ -1,0 +1,7 @@
+#pragma once
+#include <torch/torch.h>
+
+struct TowerImpl : torch::nn::Module {
+  TowerImpl();
+  torch::Tensor scale;
+};
