@@ -5,7 +5,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 namespace torchtidy::driver {
 
@@ -156,7 +155,7 @@ std::vector<std::string> nvccToClang(llvm::ArrayRef<std::string> Nvcc,
 }
 
 clang::tooling::ArgumentsAdjuster
-cudaArgumentsAdjuster(CudaParseOptions Options) {
+cudaArgumentsAdjuster(const CudaParseOptions &Options) {
   return [Options](const clang::tooling::CommandLineArguments &Args,
                    llvm::StringRef File) {
     if (isNvccCommand(Args))

@@ -42,7 +42,7 @@ std::vector<std::string> nvccToClang(llvm::ArrayRef<std::string> Nvcc,
 /// Rewrites nvcc commands (nvccToClang) and adds --cuda-host-only to clang
 /// CUDA commands; leaves every other command as it is.
 clang::tooling::ArgumentsAdjuster
-cudaArgumentsAdjuster(CudaParseOptions Options);
+cudaArgumentsAdjuster(const CudaParseOptions &Options);
 
 /// The stand-in headers for \p Argv0's torch-tidy: share/torch-tidy/
 /// cuda-compat/include beside an installed binary, else the source tree's

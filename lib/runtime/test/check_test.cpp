@@ -731,6 +731,14 @@ template <typename E, typename F> E expectError(F &&f) {
   throw std::runtime_error("no error thrown");
 }
 
+/// What TORCHTIDY_CHECK_LAUNCH() does, on the fake CUDA runtime above.
+void fakeCheckLaunch(const Site &site) {
+  torchtidy::detail::checkLaunchWith(
+      site, [] { return static_cast<int>(cudaGetLastError()); },
+      [] { return static_cast<int>(cudaDeviceSynchronize()); },
+      [](int c) { return cudaGetErrorString(static_cast<cudaError_t>(c)); });
+}
+
 /// Resets the fake CUDA runtime and the sync setting around a test.
 class FakeCudaGuard {
 public:
@@ -793,12 +801,7 @@ TEST(CheckLaunch, ReportsTheLaunchErrorAtItsSite) {
   FakeCudaGuard fake(false);
   Site site = kernelSite(50, "", "");
   site.macro = "TORCHTIDY_CHECK_LAUNCH";
-  auto check = [&] {
-    torchtidy::detail::checkLaunchWith(
-        site, [] { return static_cast<int>(cudaGetLastError()); },
-        [] { return static_cast<int>(cudaDeviceSynchronize()); },
-        [](int c) { return cudaGetErrorString(static_cast<cudaError_t>(c)); });
-  };
+  auto check = [&] { fakeCheckLaunch(site); };
   EXPECT_NO_THROW(check());
   fake_cuda::lastError = 9;
   const LaunchError e = expectError<LaunchError>(check);
@@ -820,12 +823,7 @@ TEST(CheckLaunch, SyncReportsWhatTheKernelDidAtItsSite) {
   FakeCudaGuard fake(true);
   Site site = kernelSite(60, "", "");
   site.macro = "TORCHTIDY_CHECK_LAUNCH";
-  auto check = [&] {
-    torchtidy::detail::checkLaunchWith(
-        site, [] { return static_cast<int>(cudaGetLastError()); },
-        [] { return static_cast<int>(cudaDeviceSynchronize()); },
-        [](int c) { return cudaGetErrorString(static_cast<cudaError_t>(c)); });
-  };
+  auto check = [&] { fakeCheckLaunch(site); };
   EXPECT_NO_THROW(check());
   EXPECT_EQ(fake_cuda::syncCalls, 1);
   fake_cuda::syncError = 700;
@@ -849,10 +847,7 @@ TEST(CheckLaunch, OffModeReadsNothing) {
   ModeGuard guard(Mode::Off);
   fake_cuda::lastError = 9;
   Site site;
-  torchtidy::detail::checkLaunchWith(
-      site, [] { return static_cast<int>(cudaGetLastError()); },
-      [] { return static_cast<int>(cudaDeviceSynchronize()); },
-      [](int c) { return cudaGetErrorString(static_cast<cudaError_t>(c)); });
+  fakeCheckLaunch(site);
   EXPECT_EQ(fake_cuda::lastErrorCalls, 0);
 }
 
