@@ -214,6 +214,18 @@ struct SafeImpl : torch::nn::Module {
     auto f = emb(kept);
     return a + b + c + d + e + f;
   }
+  // A slice of a producer's result keeps its values (issue 18, item 5).
+  torch::Tensor producerSlices(int64_t k) {
+    using torch::indexing::None;
+    using torch::indexing::Slice;
+    auto opts = torch::TensorOptions().dtype(torch::kLong);
+    auto a = emb(torch::randperm(100, opts).index({Slice(None, k)}));
+    auto b = emb(torch::randperm(100).slice(0, 0, k));
+    auto c = emb(torch::randperm(100).narrow(0, 0, k));
+    auto d = emb(torch::randperm(100).split(k, 0)[0]);
+    auto e = emb(torch::randperm(100).chunk(2, 0)[1]);
+    return a + b + c + d + e;
+  }
   torch::Tensor reassignedSafe(torch::Tensor ids) {
     ids = ids.clamp(0, 99);
     return emb(ids);

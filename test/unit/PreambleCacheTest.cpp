@@ -42,6 +42,16 @@ TEST(PreambleScan, StopsAtTheFirstMacroConditionalOrContinuation) {
             "<a> ");
   EXPECT_EQ(names(scanLeadingIncludes("#include <a> \\\n  <b>\n")), "");
   EXPECT_EQ(names(scanLeadingIncludes("#include <a> /* x */ int y;\n")), "");
+  // A line comment continued by a backslash hides its next line, whatever
+  // that line holds; the includes after it still count.
+  EXPECT_EQ(names(scanLeadingIncludes(
+                "// RUN: a \\\n// RUN: b \\\n#include <x>\n#include <a>\n")),
+            "<a> ");
+  EXPECT_EQ(names(scanLeadingIncludes("// c \\\nint y;\n#include <a>\n")),
+            "<a> ");
+  EXPECT_EQ(names(scanLeadingIncludes("#include <a>\n// c \\\n#define X\n"
+                                      "#include <b>\n")),
+            "<a> <b> ");
   EXPECT_EQ(names(scanLeadingIncludes("#include MACRO_HEADER\n")), "");
   EXPECT_EQ(names(scanLeadingIncludes("int main() {}\n#include <a>\n")), "");
   EXPECT_EQ(names(scanLeadingIncludes("/* never closed\n#include <a>\n")), "");

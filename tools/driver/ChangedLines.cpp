@@ -2,7 +2,6 @@
 
 #include "ChangedLines.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 

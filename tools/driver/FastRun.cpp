@@ -10,6 +10,7 @@
 #include "ClangTidyDiagnosticConsumer.h"
 #include "ClangTidyModule.h"
 #include "ClangTidyOptions.h"
+#include "torchtidy/analysis/UserCode.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -94,15 +95,14 @@ void addStats(ClangTidyStats &To, const ClangTidyStats &D) {
 /// checked as before.
 class UserScopeConsumer : public ASTConsumer {
 public:
-  UserScopeConsumer(const SourceManager &SM, std::string File)
-      : SM(SM), File(std::move(File)) {}
+  explicit UserScopeConsumer(std::string File) : File(std::move(File)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group) {
       ++Seen;
-      SourceLocation Loc = D->getLocation();
-      if (Loc.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(Loc)) &&
-          !isImplicitInstantiation(D))
+      // The checks' own notion of user code (UserCode.h), so that the scope
+      // holds exactly what they would analyse.
+      if (torchtidy::isUserDecl(D) && !isImplicitInstantiation(D))
         Scope.push_back(D);
     }
     return true;
@@ -133,7 +133,6 @@ private:
     return false;
   }
 
-  const SourceManager &SM;
   std::string File;
   std::vector<Decl *> Scope;
   unsigned Seen = 0;
@@ -269,8 +268,7 @@ private:
           !Parent.Filter.onlyLibTorchChecks(File))
         return Tidy;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(std::make_unique<UserScopeConsumer>(
-          Compiler.getSourceManager(), File.str()));
+      Consumers.push_back(std::make_unique<UserScopeConsumer>(File.str()));
       Consumers.push_back(std::move(Tidy));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }

@@ -72,13 +72,27 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Source) {
   enum { NoGuard, GuardOpened, GuardDefined } Guard = NoGuard;
   std::string GuardName;
   bool SeenDirective = false, GuardClosed = false;
+  // A line comment that ends in a backslash goes on over the next line
+  // (the lines are spliced before comments are recognised), as a long RUN
+  // line of a test does.
+  bool ContinuedComment = false;
   while (!Source.empty()) {
     auto [Line, Rest] = Source.split('\n');
     Source = Rest;
-    // A continued line could hide anything; the preamble ends before it.
-    if (Line.rtrim().ends_with("\\"))
-      return Out;
+    const bool Continued = Line.rtrim().ends_with("\\");
+    if (ContinuedComment) {
+      ContinuedComment = Continued;
+      continue;
+    }
     llvm::StringRef T = Line.trim();
+    if (Continued && !InBlockComment && T.starts_with("//")) {
+      ContinuedComment = true;
+      continue;
+    }
+    // Any other continued line could hide anything; the preamble ends
+    // before it.
+    if (Continued)
+      return Out;
     if (InBlockComment || T.starts_with("/*")) {
       size_t End = T.find("*/", InBlockComment ? 0 : 2);
       InBlockComment = End == llvm::StringRef::npos;
@@ -163,7 +177,8 @@ std::string systemPreamble(
           for (std::string &C : Candidates) {
             llvm::SmallString<256> P(C);
             llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-            if ((Content = Read(P))) {
+            Content = Read(P);
+            if (Content) {
               Found = std::string(P);
               break;
             }
@@ -642,13 +657,13 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   if (M.Status == PreambleManifest::Usable) {
     PreambleManifest::Input Self;
     if (llvm::sys::fs::rename(Tmp, PCH) || !statInput(*FS, PCH, Self)) {
-      llvm::sys::fs::remove(Tmp);
+      (void)llvm::sys::fs::remove(Tmp); // best effort: the build failed
       return false;
     }
     // A PCH deleted or replaced behind the cache's back is stale too.
     M.Inputs.push_back(std::move(Self));
   } else {
-    llvm::sys::fs::remove(Tmp);
+    (void)llvm::sys::fs::remove(Tmp); // best effort: nothing to keep
   }
   return writeFileAtomically((Base + ".manifest").str(), M.serialize());
 }

@@ -6,7 +6,7 @@
 #include "Sarif.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/DiagnosticsYaml.h"
+#include "clang/Tooling/DiagnosticsYaml.h" // IWYU pragma: keep (YAML traits)
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -284,6 +284,7 @@ int runProject(ProjectOptions O) {
     SarifOptions SO;
     SO.SourceRoot = O.SourceRoot;
     SO.LibTorchDocsBase = O.SarifDocsBase;
+    SO.ToolVersion = TORCHTIDY_VERSION_STRING;
     std::error_code EC;
     llvm::raw_fd_ostream OS(O.Sarif, EC, llvm::sys::fs::OF_TextWithCRLF);
     if (EC) {
@@ -312,7 +313,8 @@ int runProject(ProjectOptions O) {
   Summary.Files = Jobs.size();
   for (const Job &J : Jobs)
     readWorkerReport(J.ReportPath, Summary);
-  llvm::sys::fs::remove_directories(TempDir);
+  // Best effort: a leftover directory under /tmp harms nothing.
+  (void)llvm::sys::fs::remove_directories(TempDir);
 
   for (const auto &D : All)
     if (D.DiagnosticName != "clang-diagnostic-error")

@@ -5,7 +5,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <map>
@@ -30,9 +29,10 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "dataset's get()/get_batch() or a transform's apply(), which the "
        "DataLoader runs on its worker threads."},
       {"libtorch-unchecked-index",
-       "Finds index tensors that come from outside the function and reach an "
-       "embedding, an index op or a loss target with no bounds check on every "
-       "path before them."},
+       "Finds indices with evidence that they can leave the table they read: "
+       "constant ids out of range, a length known only at run time into a "
+       "table of fixed rows, a shift past either end, data from outside the "
+       "program, or a bounds check that does not protect the use."},
       {"libtorch-unchecked-kernel-launch",
        "Finds custom CUDA kernel launches that can fail with nothing reading "
        "the error, that run on the legacy default stream instead of "

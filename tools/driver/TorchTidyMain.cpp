@@ -25,7 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChangedLines.h"
-#include "ClangTidyForceLinker.h"
+#include "ClangTidyForceLinker.h" // IWYU pragma: keep (links the modules)
 #include "FastRun.h"
 #include "ProjectRunner.h"
 #include "RunSummary.h"
@@ -100,7 +100,8 @@ takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
     }
     if (Opt.consume_front("cache-dir=")) {
       llvm::SmallString<256> P(Opt);
-      llvm::sys::fs::make_absolute(P);
+      // On failure (no working directory) the path stays as given.
+      (void)llvm::sys::fs::make_absolute(P);
       llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
       Fast.CacheDir = std::string(P);
       Taken.push_back("--cache-dir=" + Fast.CacheDir);
@@ -156,11 +157,11 @@ int main(int OrigArgc, const char **OrigArgv) {
     return usage(llvm::toString(Taken.takeError()));
   std::vector<std::string> FastArgs = std::move(*Taken);
   ArgvStorage.push_back(nullptr);
-  int argc = static_cast<int>(ArgvStorage.size()) - 1;
-  const char **argv = ArgvStorage.data();
+  int Argc = static_cast<int>(ArgvStorage.size()) - 1;
+  const char **Argv = ArgvStorage.data();
 
   ProjectOptions O;
-  O.Self = llvm::sys::fs::getMainExecutable(argv[0],
+  O.Self = llvm::sys::fs::getMainExecutable(Argv[0],
                                             reinterpret_cast<void *>(&main));
   bool Extended = false, Informational = false, Fix = false;
   std::optional<std::string> ChangedLinesFrom;
@@ -168,11 +169,11 @@ int main(int OrigArgc, const char **OrigArgv) {
   std::vector<std::string> Files;
   unsigned Jobs = 0;
 
-  for (int I = 1; I < argc; ++I) {
-    llvm::StringRef A(argv[I]);
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef A(Argv[I]);
     if (A == "--") {
-      for (int K = I; K < argc; ++K)
-        O.CompilerArgs.push_back(argv[K]);
+      for (int K = I; K < Argc; ++K)
+        O.CompilerArgs.push_back(Argv[K]);
       break;
     }
     auto Value = [&](llvm::StringRef Name, std::string &Out) -> bool {
@@ -185,8 +186,8 @@ int main(int OrigArgc, const char **OrigArgv) {
           Out = Opt.str();
           return true;
         }
-        if (Opt.empty() && I + 1 < argc) {
-          Out = argv[++I];
+        if (Opt.empty() && I + 1 < Argc) {
+          Out = Argv[++I];
           return true;
         }
       }
@@ -195,7 +196,7 @@ int main(int OrigArgc, const char **OrigArgv) {
     std::string V;
     if (A == "-j" || A.starts_with("-j") || Value("jobs", V)) {
       if (V.empty())
-        V = A == "-j" ? (I + 1 < argc ? argv[++I] : "")
+        V = A == "-j" ? (I + 1 < Argc ? Argv[++I] : "")
                       : A.drop_front(2).ltrim('=').str();
       if (llvm::StringRef(V).getAsInteger(10, Jobs) || Jobs == 0)
         return usage("-j needs a positive number of jobs, not '" + V + "'");
@@ -249,8 +250,8 @@ int main(int OrigArgc, const char **OrigArgv) {
     if (A.starts_with("-")) {
       Informational |= isInformational(A.split('=').first);
       O.TidyArgs.push_back(A.str());
-      if (!A.contains('=') && takesValue(A) && I + 1 < argc)
-        O.TidyArgs.push_back(argv[++I]);
+      if (!A.contains('=') && takesValue(A) && I + 1 < Argc)
+        O.TidyArgs.push_back(Argv[++I]);
       continue;
     }
     Files.push_back(A.str());
@@ -261,7 +262,7 @@ int main(int OrigArgc, const char **OrigArgv) {
   fastRunOptions().Fixing = Fix;
   if (fastRunOptions().CacheDir.empty() && !O.BuildPath.empty()) {
     llvm::SmallString<256> P(O.BuildPath);
-    llvm::sys::fs::make_absolute(P);
+    (void)llvm::sys::fs::make_absolute(P); // as given on failure
     llvm::sys::path::append(P, "torch-tidy-cache");
     llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
     fastRunOptions().CacheDir = std::string(P);
@@ -272,7 +273,7 @@ int main(int OrigArgc, const char **OrigArgv) {
     if (Extended)
       return usage("-j, --shard, --changed-lines and --sarif do not combine "
                    "with --list-checks, --dump-config or --help");
-    const int Status = clang::tidy::clangTidyMain(argc, argv);
+    const int Status = clang::tidy::clangTidyMain(Argc, Argv);
     const FastRunSummary &Ran = fastRunSummary();
     if (!Ran.Ran)
       return Status; // nothing was analysed (--help, a usage error...)
@@ -310,7 +311,7 @@ int main(int OrigArgc, const char **OrigArgv) {
   }
   for (std::string &F : Files) {
     llvm::SmallString<256> P(F);
-    llvm::sys::fs::make_absolute(P);
+    (void)llvm::sys::fs::make_absolute(P); // as given on failure
     llvm::sys::path::remove_dots(P, true);
     F = std::string(P);
   }

@@ -59,6 +59,29 @@ const Expr *valuePreservingOperand(const Expr *E) {
   return MC->getImplicitObjectArgument();
 }
 
+/// `ids.split(n)[0]`, `ids.chunk(2).at(1)` -> `ids`: an element of the
+/// pieces of a split has a subset of its values.
+const Expr *splitPieceOperand(const CallExpr *Call) {
+  const Expr *Container = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getIdentifier() &&
+        hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
+      Container = MC->getImplicitObjectArgument();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        !isTensorType(Op->getArg(0)->getType()))
+      Container = Op->getArg(0);
+  }
+  if (!Container)
+    return nullptr;
+  const auto *Split = dyn_cast<CXXMemberCallExpr>(skipImplicit(Container));
+  if (!Split || !(callFacts(Split) & op::Slices) ||
+      formOf(Split->getMethodDecl()) != op::Method)
+    return nullptr;
+  return Split->getImplicitObjectArgument();
+}
+
 bool isComparison(OverloadedOperatorKind Op) {
   return Op == OO_Less || Op == OO_LessEqual || Op == OO_Greater ||
          Op == OO_GreaterEqual;
@@ -757,6 +780,20 @@ struct IndexGuardFinder::Impl {
     // std::get<1>(x.topk(5)).
     if ((Facts & op::TupleElement) && Call->getNumArgs() == 1)
       return classifyExpr(Call->getArg(0), P);
+    if (const Expr *Whole = splitPieceOperand(Call))
+      return classifyExpr(Whole, P);
+    // What an index op reads from a safe index is a subset of its values:
+    // `torch::randperm(n).index({Slice(None, k)})`, `order.index_select(0,
+    // i)` (the op's own index is checked where it is used).
+    if (std::optional<IndexOpSite> Read = matchIndexOp(Call);
+        Read && Read->Source &&
+        (Read->K == IndexOpSite::IndexSelect ||
+         Read->K == IndexOpSite::Gather || Read->K == IndexOpSite::Take ||
+         Read->K == IndexOpSite::AdvancedIndex)) {
+      IndexOrigin Source = classifyExpr(Read->Source, P);
+      if (Source.K == IndexOrigin::Safe)
+        return Source;
+    }
     StringRef Name = torchCalleeName(Call);
     if (!Name.empty()) {
       if (Facts & op::IndexProducer)

@@ -20,9 +20,12 @@
 struct CUstream_st;
 
 namespace c10 {
+struct nullopt_t {};
+constexpr nullopt_t nullopt{};
 template <typename T> class optional {
 public:
   optional() = default;
+  optional(nullopt_t) {}
   optional(T v) : v_(std::make_shared<T>(std::move(v))) {}
   template <typename U, typename = std::enable_if_t<
                             std::is_constructible<T, U &&>::value &&
@@ -155,6 +158,7 @@ template <typename T, size_t N,
 using PackedTensorAccessor64 =
     GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
 namespace indexing {
+constexpr c10::nullopt_t None = c10::nullopt;
 struct Slice {
   Slice(c10::optional<int64_t> start = {}, c10::optional<int64_t> stop = {},
         c10::optional<int64_t> step = {});
