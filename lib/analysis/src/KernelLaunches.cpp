@@ -16,7 +16,6 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -1662,17 +1661,18 @@ bool KernelLaunchAnalysis::isLauncherParam(const FunctionDecl *Callee,
 }
 
 bool KernelLaunchAnalysis::usesLibTorch() {
-  if (!P->UsesTorch) {
-    P->UsesTorch = false;
-    ASTContext &Ctx = P->Ctx;
-    TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
-    for (NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
-      if (auto *NS = dyn_cast<NamespaceDecl>(ND))
-        for (NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
-          if (isa<CXXRecordDecl>(Inner))
-            P->UsesTorch = true;
-  }
-  return *P->UsesTorch;
+  if (P->UsesTorch)
+    return *P->UsesTorch;
+  bool Uses = false;
+  ASTContext &Ctx = P->Ctx;
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  for (NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
+    if (auto *NS = dyn_cast<NamespaceDecl>(ND))
+      for (NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
+        if (isa<CXXRecordDecl>(Inner))
+          Uses = true;
+  P->UsesTorch = Uses;
+  return Uses;
 }
 
 } // namespace torchtidy
