@@ -9,6 +9,7 @@
 #include "FromBlobLifetimeCheck.h"
 #include "HardcodedDeviceCheck.h"
 #include "UncheckedIndexCheck.h"
+#include "UncheckedKernelLaunchCheck.h"
 #include "UnregisteredBufferCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
 #include "torchtidy/analysis/LLVMCompat.h"
@@ -37,6 +38,8 @@ public:
         "libtorch-hardcoded-device");
     CheckFactories.registerCheck<UncheckedIndexCheck>(
         "libtorch-unchecked-index");
+    CheckFactories.registerCheck<UncheckedKernelLaunchCheck>(
+        "libtorch-unchecked-kernel-launch");
     CheckFactories.registerCheck<UnregisteredBufferCheck>(
         "libtorch-unregistered-buffer");
     CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(

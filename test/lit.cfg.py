@@ -15,7 +15,7 @@ if not os.path.exists(_site):
     lit_config.fatal("no %s: configure and build first, or pass --param build=<dir>" % _site)
 exec(open(_site).read())
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".cpp", ".test"]
+config.suffixes = [".cpp", ".test", ".cu"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.py.in",
                    "check_clang_tidy.py", "unit"]
 config.test_source_root = os.path.dirname(__file__)
@@ -56,6 +56,24 @@ config.substitutions.append(("%mock_torch_dir", os.path.join(
 config.substitutions.append(("%mock_torch",
     "-isystem " + os.path.join(config.torchtidy_src_root, "test", "checks",
                                "Inputs", "mock-libtorch")))
+# CUDA files on the mock headers: clang's CUDA mode, host side, with no
+# toolkit (the mock's cuda_runtime.h declares what a launch needs).
+config.substitutions.append(("%mock_cuda",
+    "-nocudainc -nocudalib --cuda-host-only --cuda-gpu-arch=sm_80 "
+    "-Wno-unknown-cuda-version"))
+# CUDA files on the real headers: the flags of lib/cuda-compat/README.md
+# (host side, CUDA toolkit at /usr/local/cuda, its stand-in headers).
+_cuda_root = "/usr/local/cuda"
+if os.path.exists(os.path.join(_cuda_root, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-toolkit")
+config.substitutions.append(("%cuda_host", " ".join([
+    "-x", "cuda", "--cuda-path=" + _cuda_root, "--no-cuda-version-check",
+    "-Wno-unknown-cuda-version", "-nocudalib", "--cuda-gpu-arch=sm_80",
+    "--cuda-host-only", "-isystem",
+    os.path.join(config.torchtidy_src_root, "lib", "cuda-compat", "include"),
+    "-isystem", os.path.join(_cuda_root, "include", "cccl"),
+    "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+    "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"])))
 config.substitutions.append(("%torch_includes", " ".join(
     "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))

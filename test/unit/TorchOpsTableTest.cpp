@@ -28,6 +28,9 @@ using namespace torchtidy;
 namespace {
 
 constexpr const char *TorchApiInclude = TORCHTIDY_TORCH_API_INCLUDE;
+/// The CUDA toolkit's headers, for the rows of CUDA runtime functions
+/// (checked when the toolkit is installed).
+constexpr const char *CudaInclude = TORCHTIDY_CUDA_INCLUDE;
 
 /// Every function LibTorch declares, by form and name; and its classes.
 struct Declared {
@@ -75,12 +78,28 @@ protected:
     Decls = new Declared;
     Collector(*Decls).TraverseDecl(
         AST->getASTContext().getTranslationUnitDecl());
+    std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
+    if (!llvm::sys::fs::exists(Cuda))
+      return;
+    CudaAST = tooling::buildASTFromCodeWithArgs(
+                  "#include <cuda_runtime_api.h>\n",
+                  {"-std=c++17", "-isystem", CudaInclude, "-w"}, "cuda.cpp")
+                  .release();
+    if (!CudaAST || CudaAST->getDiagnostics().hasErrorOccurred())
+      return;
+    CudaDecls = new Declared;
+    Collector(*CudaDecls)
+        .TraverseDecl(CudaAST->getASTContext().getTranslationUnitDecl());
   }
   static void TearDownTestSuite() {
     delete Decls;
     delete AST;
+    delete CudaDecls;
+    delete CudaAST;
     Decls = nullptr;
     AST = nullptr;
+    CudaDecls = nullptr;
+    CudaAST = nullptr;
   }
   void SetUp() override {
     if (!Decls)
@@ -97,6 +116,8 @@ protected:
 
   static inline ASTUnit *AST = nullptr;
   static inline Declared *Decls = nullptr;
+  static inline ASTUnit *CudaAST = nullptr;
+  static inline Declared *CudaDecls = nullptr;
 };
 
 const unsigned EachForm[] = {op::Method,  op::Aten,       op::Functional,
@@ -137,12 +158,31 @@ std::string paramName(const FunctionDecl *FD, unsigned Pos, bool Method) {
 }
 
 TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
-  for (const OpRow &Row : opRows())
+  for (const OpRow &Row : opRows()) {
+    // The CUDA runtime's functions are the toolkit's, not LibTorch's.
+    if (Row.Facts & op::ReadsLaunchError)
+      continue;
     for (unsigned Form : EachForm)
       if ((Row.Forms & Form) && Row.Since.empty())
         EXPECT_FALSE(functions(Form, Row.Name).empty())
             << Row.Name.str() << " has no " << formName(Form)
             << " form in LibTorch 1.13";
+  }
+}
+
+TEST_F(TorchOpsTable, EveryCudaRuntimeOpExists) {
+  if (!CudaDecls)
+    GTEST_SKIP() << "no CUDA toolkit headers under " << CudaInclude;
+  unsigned Rows = 0;
+  for (const OpRow &Row : opRows()) {
+    if (!(Row.Facts & op::ReadsLaunchError))
+      continue;
+    ++Rows;
+    EXPECT_EQ(Row.Forms, unsigned(op::Global)) << Row.Name.str();
+    EXPECT_TRUE(CudaDecls->Functions[op::Global].count(Row.Name))
+        << Row.Name.str() << " is not declared by cuda_runtime_api.h";
+  }
+  EXPECT_GT(Rows, 0u);
 }
 
 // A row of a later release names an op 1.13 does not have (else it would be

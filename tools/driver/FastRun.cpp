@@ -1,6 +1,7 @@
 //===--- FastRun.cpp - torch-tidy's way of running clang-tidy -------------===//
 
 #include "FastRun.h"
+#include "CudaCommand.h"
 #include "DriverCompat.h"
 #include "PreambleCache.h"
 #include "ResultsCache.h"
@@ -560,6 +561,14 @@ runClangTidyFast(ClangTidyContext &Context,
 
   ClangTool Tool(Compilations, InputFiles,
                  std::make_shared<PCHContainerOperations>(), BaseFS);
+  // First: nvcc's commands become clang's (CUDA, host side) before the
+  // options' extra arguments join them.
+  static const CudaParseOptions Cuda = [] {
+    CudaParseOptions O;
+    O.CompatInclude = findCudaCompatInclude("torch-tidy");
+    return O;
+  }();
+  Tool.appendArgumentsAdjuster(cudaArgumentsAdjuster(Cuda));
   Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
 

@@ -102,7 +102,7 @@ void readResults(Job &J) {
 int runProject(ProjectOptions O) {
   llvm::raw_ostream &Err = llvm::errs();
   std::vector<std::string> Files = O.Files;
-  unsigned SkippedCuda = 0;
+  unsigned NvccFiles = 0;
   if (Files.empty()) {
     std::string Error;
     auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(
@@ -118,11 +118,9 @@ int runProject(ProjectOptions O) {
       if (!llvm::sys::path::is_absolute(Path))
         compat::makeAbsolute(C.Directory, Path);
       llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-      if (looksLikeCudaCommand(C)) {
-        if (Seen.insert(Path).second)
-          ++SkippedCuda;
-        continue;
-      }
+      // Parsed with clang's CUDA mode (CudaCommand.h).
+      if (looksLikeCudaCommand(C) && !Seen.count(Path))
+        ++NvccFiles;
       if (Seen.insert(Path).second)
         Files.push_back(std::string(Path));
     }
@@ -328,9 +326,9 @@ int runProject(ProjectOptions O) {
   if (SkippedUnchanged)
     Summary.Qualifiers.push_back(std::to_string(SkippedUnchanged) +
                                  " without changed lines skipped");
-  if (SkippedCuda)
-    Summary.Qualifiers.push_back(std::to_string(SkippedCuda) +
-                                 " compiled by nvcc skipped");
+  if (NvccFiles)
+    Summary.Qualifiers.push_back(std::to_string(NvccFiles) +
+                                 " compiled by nvcc, parsed as CUDA by clang");
   Summary.FilesWithErrors = ParseFailures;
   Summary.Crashes = Crashes;
   Summary.Seconds = std::chrono::duration<double>(

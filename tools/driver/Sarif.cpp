@@ -60,6 +60,11 @@ llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
        "constant ids out of range, a length known only at run time into a "
        "table of fixed rows, a shift past either end, data from outside the "
        "program, or a bounds check that does not protect the use."},
+      {"libtorch-unchecked-kernel-launch",
+       "Finds custom CUDA kernel launches that can fail with nothing reading "
+       "the error, that run on the legacy default stream instead of "
+       "LibTorch's current stream, or that receive the storage of a tensor "
+       "that is not on CUDA, not contiguous, or not of the pointer's dtype."},
       {"libtorch-unregistered-buffer",
        "Finds tensor data members of a torch::nn::Module subclass that are "
        "never registered with register_buffer or register_parameter."},

@@ -50,8 +50,36 @@
 #include <type_traits>
 #include <vector>
 
+// What TORCHTIDY_CHECK_LAUNCH() calls, faked (C++ linkage, so they do not
+// clash with libcudart's): this file is no .cu file, and the tests decide
+// what the "GPU" reports.
+enum cudaError_t : int { cudaSuccess = 0 };
+namespace fake_cuda {
+int lastError = 0; // what cudaGetLastError() returns (then clears)
+int syncError = 0; // what cudaDeviceSynchronize() returns
+int lastErrorCalls = 0;
+int syncCalls = 0;
+} // namespace fake_cuda
+cudaError_t cudaGetLastError() {
+  ++fake_cuda::lastErrorCalls;
+  const int e = fake_cuda::lastError;
+  fake_cuda::lastError = 0;
+  return static_cast<cudaError_t>(e);
+}
+cudaError_t cudaDeviceSynchronize() {
+  ++fake_cuda::syncCalls;
+  return static_cast<cudaError_t>(fake_cuda::syncError);
+}
+const char *cudaGetErrorString(cudaError_t e) {
+  return e == 9     ? "invalid configuration argument"
+         : e == 700 ? "an illegal memory access was encountered"
+                    : "unknown";
+}
+
 using torchtidy::DeviceMismatchError;
 using torchtidy::IndexOutOfRangeError;
+using torchtidy::KernelArgError;
+using torchtidy::LaunchError;
 using torchtidy::Mode;
 using torchtidy::Site;
 
@@ -59,6 +87,10 @@ static_assert(std::is_base_of<c10::IndexError, IndexOutOfRangeError>::value,
               "index failures are c10::IndexErrors");
 static_assert(std::is_base_of<c10::Error, DeviceMismatchError>::value,
               "device failures are c10::Errors");
+static_assert(std::is_base_of<c10::Error, KernelArgError>::value,
+              "kernel argument failures are c10::Errors");
+static_assert(std::is_base_of<c10::Error, LaunchError>::value,
+              "launch failures are c10::Errors");
 static_assert(TORCHTIDY_CHECKS_ENABLED == EXPECT_MACROS_CHECK,
               "NDEBUG / TORCHTIDY_ENABLE_CHECKS select the macros");
 
@@ -673,6 +705,191 @@ TEST(CudaTensors, DeferredReportsAtTheNextCheck) {
   EXPECT_EQ(e.value(), 8);
   EXPECT_EQ(e.badCount(), 1u);
   EXPECT_TRUE(contains(e.msg(), ":72]")) << e.msg();
+}
+
+// ---- kernel arguments and launches ------------------------------------------
+
+Site kernelSite(int line, const char *first = "x",
+                const char *second = "torch::kFloat") {
+  Site s;
+  s.file = "ext.cu";
+  s.line = line;
+  s.function = "launch";
+  s.macro = "TORCHTIDY_CHECK_KERNEL_ARG";
+  s.firstArg = first;
+  s.secondArg = second;
+  return s;
+}
+
+template <typename E, typename F> E expectError(F &&f) {
+  try {
+    f();
+  } catch (const E &e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error thrown";
+  throw std::runtime_error("no error thrown");
+}
+
+/// What TORCHTIDY_CHECK_LAUNCH() does, on the fake CUDA runtime above.
+void fakeCheckLaunch(const Site &site) {
+  torchtidy::detail::checkLaunchWith(
+      site, [] { return static_cast<int>(cudaGetLastError()); },
+      [] { return static_cast<int>(cudaDeviceSynchronize()); },
+      [](int c) { return cudaGetErrorString(static_cast<cudaError_t>(c)); });
+}
+
+/// Resets the fake CUDA runtime and the sync setting around a test.
+class FakeCudaGuard {
+public:
+  explicit FakeCudaGuard(bool sync) : saved_(torchtidy::syncAfterLaunches()) {
+    torchtidy::setSyncAfterLaunches(sync);
+    fake_cuda::lastError = fake_cuda::syncError = 0;
+    fake_cuda::lastErrorCalls = fake_cuda::syncCalls = 0;
+  }
+  ~FakeCudaGuard() { torchtidy::setSyncAfterLaunches(saved_); }
+
+private:
+  bool saved_;
+};
+
+// These run on the CPU, where every tensor fails "on CUDA": the other
+// properties are reported with it, in the same message.
+TEST(CheckKernelArg, CpuTensorIsNotOnCuda) {
+  const KernelArgError e = expectError<KernelArgError>([] {
+    torchtidy::checkKernelArg(at::zeros({4}), at::kFloat, kernelSite(12));
+  });
+  EXPECT_EQ(e.site().line, 12);
+  EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_KERNEL_ARG(x, torch::kFloat) "
+                                "failed at ext.cu:12 in launch(): `x` is on "
+                                "cpu, not on a CUDA device"))
+      << e.msg();
+  EXPECT_FALSE(contains(e.msg(), "contiguous (")) << e.msg();
+  EXPECT_FALSE(contains(e.msg(), "holds")) << e.msg();
+}
+
+TEST(CheckKernelArg, StridedAndMistypedAreNamed) {
+  const at::Tensor xt = at::zeros({2, 3}).t();
+  const KernelArgError strided = expectError<KernelArgError>(
+      [&] { torchtidy::checkKernelArg(xt, at::kFloat, kernelSite(20)); });
+  EXPECT_TRUE(contains(strided.msg(), "is not contiguous (sizes [3, 2], "
+                                      "strides [1, 3])"))
+      << strided.msg();
+  EXPECT_FALSE(contains(strided.msg(), "holds")) << strided.msg();
+  const KernelArgError mistyped = expectError<KernelArgError>([] {
+    torchtidy::checkKernelArg(ids64({1, 2}), at::kFloat, kernelSite(21));
+  });
+  EXPECT_TRUE(contains(mistyped.msg(), "holds Long, not Float"))
+      << mistyped.msg();
+  EXPECT_FALSE(contains(mistyped.msg(), "not contiguous")) << mistyped.msg();
+}
+
+TEST(CheckKernelArg, UndefinedTensor) {
+  const KernelArgError e = expectError<KernelArgError>([] {
+    torchtidy::checkKernelArg(at::Tensor(), at::kFloat, kernelSite(30));
+  });
+  EXPECT_TRUE(contains(e.msg(), "`x` is an undefined tensor")) << e.msg();
+}
+
+TEST(CheckKernelArg, OffModeChecksNothing) {
+  ModeGuard guard(Mode::Off);
+  EXPECT_NO_THROW(
+      torchtidy::checkKernelArg(at::zeros({4}), at::kLong, kernelSite(40)));
+}
+
+TEST(CheckLaunch, ReportsTheLaunchErrorAtItsSite) {
+  FakeCudaGuard fake(false);
+  Site site = kernelSite(50, "", "");
+  site.macro = "TORCHTIDY_CHECK_LAUNCH";
+  auto check = [&] { fakeCheckLaunch(site); };
+  EXPECT_NO_THROW(check());
+  fake_cuda::lastError = 9;
+  const LaunchError e = expectError<LaunchError>(check);
+  EXPECT_EQ(e.code(), 9);
+  EXPECT_FALSE(e.whileRunning());
+  EXPECT_EQ(e.site().line, 50);
+  EXPECT_TRUE(contains(e.msg(), "TORCHTIDY_CHECK_LAUNCH() failed at ext.cu:50 "
+                                "in launch(): the kernel launch before it "
+                                "failed: CUDA error 9 (invalid configuration "
+                                "argument)"))
+      << e.msg();
+  // Without TORCHTIDY_SYNC the device is never waited for.
+  fake_cuda::syncError = 700;
+  EXPECT_NO_THROW(check());
+  EXPECT_EQ(fake_cuda::syncCalls, 0);
+}
+
+TEST(CheckLaunch, SyncReportsWhatTheKernelDidAtItsSite) {
+  FakeCudaGuard fake(true);
+  Site site = kernelSite(60, "", "");
+  site.macro = "TORCHTIDY_CHECK_LAUNCH";
+  auto check = [&] { fakeCheckLaunch(site); };
+  EXPECT_NO_THROW(check());
+  EXPECT_EQ(fake_cuda::syncCalls, 1);
+  fake_cuda::syncError = 700;
+  const LaunchError e = expectError<LaunchError>(check);
+  EXPECT_EQ(e.code(), 700);
+  EXPECT_TRUE(e.whileRunning());
+  EXPECT_TRUE(contains(e.msg(), "the device failed while running the kernel "
+                                "launched before it (or earlier work): CUDA "
+                                "error 700 (an illegal memory access was "
+                                "encountered)"))
+      << e.msg();
+  // A failed launch is reported as such, before any wait.
+  fake_cuda::lastError = 9;
+  const int syncsBefore = fake_cuda::syncCalls;
+  EXPECT_FALSE(expectError<LaunchError>(check).whileRunning());
+  EXPECT_EQ(fake_cuda::syncCalls, syncsBefore);
+}
+
+TEST(CheckLaunch, OffModeReadsNothing) {
+  FakeCudaGuard fake(true);
+  ModeGuard guard(Mode::Off);
+  fake_cuda::lastError = 9;
+  Site site;
+  fakeCheckLaunch(site);
+  EXPECT_EQ(fake_cuda::lastErrorCalls, 0);
+}
+
+TEST(SyncFromEnvironment, MatchesTheVariable) {
+  const char *expected = std::getenv("TORCHTIDY_EXPECTED_SYNC");
+  if (!expected)
+    GTEST_SKIP() << "TORCHTIDY_EXPECTED_SYNC not set";
+  EXPECT_EQ(torchtidy::syncAfterLaunches(), std::string(expected) == "1");
+}
+
+TEST(KernelMacros, CheckOrVanish) {
+  FakeCudaGuard fake(false);
+  int evaluated = 0;
+  auto cpu = [&] {
+    ++evaluated;
+    return at::zeros({4});
+  };
+  fake_cuda::lastError = 9;
+#if EXPECT_MACROS_CHECK
+  int line = __LINE__ + 2;
+  const KernelArgError arg = expectError<KernelArgError>(
+      [&] { TORCHTIDY_CHECK_KERNEL_ARG(cpu(), at::kFloat); });
+  EXPECT_EQ(arg.site().line, line);
+  EXPECT_STREQ(arg.site().file, __FILE__);
+  EXPECT_TRUE(contains(arg.msg(), "TORCHTIDY_CHECK_KERNEL_ARG(cpu(), "
+                                  "at::kFloat) failed at"))
+      << arg.msg();
+  EXPECT_EQ(evaluated, 1);
+  line = __LINE__ + 2;
+  const LaunchError launch =
+      expectError<LaunchError>([] { TORCHTIDY_CHECK_LAUNCH(); });
+  EXPECT_EQ(launch.site().line, line);
+  EXPECT_EQ(launch.code(), 9);
+  EXPECT_TRUE(contains(launch.msg(), "TORCHTIDY_CHECK_LAUNCH() failed at"))
+      << launch.msg();
+  EXPECT_EQ(fake_cuda::lastErrorCalls, 1);
+#else
+  TORCHTIDY_CHECK_KERNEL_ARG(cpu(), at::kFloat);
+  TORCHTIDY_CHECK_LAUNCH();
+  EXPECT_EQ(evaluated, 0);
+  EXPECT_EQ(fake_cuda::lastErrorCalls, 0);
+#endif
 }
 
 } // namespace

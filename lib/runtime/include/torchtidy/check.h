@@ -7,6 +7,9 @@
 //   TORCHTIDY_CHECK_ON_CPU(example);              // what Dataset::get returns
 //   TORCHTIDY_CHECK_MODULE_DEVICE(model, batch);  // batch on the model's
 //   device
+//   TORCHTIDY_CHECK_KERNEL_ARG(x, torch::kFloat); // before x.data_ptr<float>()
+//   kernel<<<grid, block, 0, stream>>>(...);
+//   TORCHTIDY_CHECK_LAUNCH();                     // in a .cu file
 //
 // Like assert(), the macros check in debug builds and vanish under NDEBUG:
 // with NDEBUG and without TORCHTIDY_ENABLE_CHECKS they expand to an
@@ -15,6 +18,7 @@
 // how failures are reported; see docs/runtime.md.
 #pragma once
 
+#include <c10/core/ScalarType.h>
 #include <c10/util/Exception.h>
 
 #include <cstdint>
@@ -116,6 +120,42 @@ private:
   Site site_;
 };
 
+/// A tensor whose storage a custom kernel receives is not on CUDA, not
+/// contiguous, or not of the kernel's dtype.
+class KernelArgError : public c10::Error {
+public:
+  KernelArgError(const Site &site, std::string message);
+  const Site &site() const { return site_; }
+
+private:
+  Site site_;
+};
+
+/// A kernel launch failed (an invalid configuration, no kernel image for the
+/// device...), or, with TORCHTIDY_SYNC=1, the kernel failed while it ran (an
+/// illegal memory access, a device-side assert).
+class LaunchError : public c10::Error {
+public:
+  LaunchError(const Site &site, std::string message, int code,
+              bool whileRunning);
+  const Site &site() const { return site_; }
+  /// The cudaError_t value.
+  int code() const { return code_; }
+  /// Found by the synchronisation after the launch, not by the launch.
+  bool whileRunning() const { return whileRunning_; }
+
+private:
+  Site site_;
+  int code_;
+  bool whileRunning_;
+};
+
+/// Whether TORCHTIDY_CHECK_LAUNCH() waits for the device after a launch
+/// (TORCHTIDY_SYNC=1 in the environment: 1, true, yes or on).
+bool syncAfterLaunches();
+/// Overrides TORCHTIDY_SYNC for the rest of the process.
+void setSyncAfterLaunches(bool sync);
+
 /// The functions behind the macros. They check regardless of NDEBUG (the
 /// mode still applies), for code that wants the check in release builds.
 void checkIndex(const at::Tensor &index, int64_t size, const Site &site = {});
@@ -124,6 +164,10 @@ void checkSameDevice(const at::Tensor &a, const at::Tensor &b,
 void checkOnCpu(const at::Tensor &tensor, const Site &site = {});
 void checkModuleDevice(const torch::nn::Module &module,
                        const at::Tensor &tensor, const Site &site = {});
+/// `tensor` is on CUDA, contiguous and of `dtype`: a custom kernel can take
+/// its data_ptr<T>() for T of that dtype.
+void checkKernelArg(const at::Tensor &tensor, c10::ScalarType dtype,
+                    const Site &site = {});
 
 namespace detail {
 
@@ -161,6 +205,27 @@ template <typename M> const torch::nn::Module &asModule(const M &m) {
 void checkOnCpuNamed(const at::Tensor &tensor, const Site &site,
                      const char *member);
 
+[[noreturn]] void throwLaunchError(const Site &site, int code, const char *text,
+                                   bool whileRunning);
+
+/// TORCHTIDY_CHECK_LAUNCH(): the CUDA runtime's functions come from the
+/// user's file (a .cu file has them), so the runtime library itself needs no
+/// CUDA to build.
+template <typename GetLastError, typename Synchronize, typename ErrorString>
+void checkLaunchWith(const Site &site, GetLastError getLastError,
+                     Synchronize synchronize, ErrorString errorString) {
+  if (mode() == Mode::Off)
+    return;
+  int code = getLastError();
+  if (code != 0)
+    throwLaunchError(site, code, errorString(code), false);
+  if (!syncAfterLaunches())
+    return;
+  code = synchronize();
+  if (code != 0)
+    throwLaunchError(site, code, errorString(code), true);
+}
+
 // torch::data::Example<Tensor, Tensor>: both halves must be on the CPU.
 template <typename E>
 auto checkOnCpuAny(const E &example, const Site &site, Priority<2>)
@@ -197,6 +262,8 @@ void checkOnCpuAny(const T &tensor, const Site &site, Priority<0>) {
 #define TORCHTIDY_CHECK_ON_CPU(t) TORCHTIDY_UNEVALUATED_(t, 0)
 #define TORCHTIDY_CHECK_MODULE_DEVICE(module, t)                               \
   TORCHTIDY_UNEVALUATED_(module, t)
+#define TORCHTIDY_CHECK_KERNEL_ARG(t, dtype) TORCHTIDY_UNEVALUATED_(t, dtype)
+#define TORCHTIDY_CHECK_LAUNCH() static_cast<void>(0)
 #else
 #define TORCHTIDY_CHECKS_ENABLED 1
 /// Every element of the int32/int64 tensor `index` is in [0, size).
@@ -219,4 +286,21 @@ void checkOnCpuAny(const T &tensor, const Site &site, Priority<0>) {
   ::torchtidy::checkModuleDevice(                                              \
       ::torchtidy::detail::asModule(module), (t),                              \
       TORCHTIDY_SITE_("TORCHTIDY_CHECK_MODULE_DEVICE", #module, #t))
+/// `t` is on CUDA, contiguous and of `dtype` (a c10::ScalarType such as
+/// torch::kFloat): what a kernel given `t.data_ptr<T>()` assumes.
+#define TORCHTIDY_CHECK_KERNEL_ARG(t, dtype)                                   \
+  ::torchtidy::checkKernelArg(                                                 \
+      (t), (dtype), TORCHTIDY_SITE_("TORCHTIDY_CHECK_KERNEL_ARG", #t, #dtype))
+/// The kernel launch just before succeeded (cudaGetLastError); with
+/// TORCHTIDY_SYNC=1, also that it ran without error (cudaDeviceSynchronize),
+/// reported here instead of at a later, unrelated CUDA call. Use it where
+/// the CUDA runtime API is declared (a .cu file).
+#define TORCHTIDY_CHECK_LAUNCH()                                               \
+  ::torchtidy::detail::checkLaunchWith(                                        \
+      TORCHTIDY_SITE_("TORCHTIDY_CHECK_LAUNCH", "", ""),                       \
+      [] { return static_cast<int>(::cudaGetLastError()); },                   \
+      [] { return static_cast<int>(::cudaDeviceSynchronize()); },              \
+      [](int code) {                                                           \
+        return ::cudaGetErrorString(static_cast<::cudaError_t>(code));         \
+      })
 #endif

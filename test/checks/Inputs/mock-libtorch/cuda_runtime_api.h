@@ -18,4 +18,10 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaSetDevice(int device);
+// A failed kernel launch leaves its error here for the next of these.
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 }
+enum cudaErrorValues { cudaSuccess = 0 };

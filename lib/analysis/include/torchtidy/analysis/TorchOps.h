@@ -108,6 +108,12 @@ enum Fact : uint64_t {
   FreesMemory = 1ull << 51,   ///< free(p): p's memory is gone
   ContainerData = 1ull << 52, ///< v.data() / s.c_str(): a container's elements
   SetsDefaultDtype = 1ull << 53, ///< set_default_dtype: not float any more
+  // Custom CUDA kernels (libtorch-unchecked-kernel-launch).
+  ReadsLaunchError = 1ull << 54, ///< cudaGetLastError: a failed launch's error
+  RawDataPointer = 1ull << 55,   ///< data_ptr / packed_accessor32: raw storage
+  Contiguity = 1ull << 56,  ///< is_contiguous() tests it, contiguous() makes it
+  StridedView = 1ull << 57, ///< transpose / permute / expand: a strided view
+  TestsCuda = 1ull << 58,   ///< is_cuda() of a tensor or a device
   // Devices (bits 59-63).
   /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by

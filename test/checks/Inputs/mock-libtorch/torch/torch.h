@@ -18,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+// cudaStream_t is `CUstream_st *` (cuda_runtime_api.h).
+struct CUstream_st;
+
 namespace c10 {
 struct nullopt_t {};
 constexpr nullopt_t nullopt{};
@@ -128,6 +131,10 @@ template <typename T, size_t N,
 class GenericPackedTensorAccessor {
 public:
   T *data();
+  // What a kernel receives instead of a Tensor.
+  typename PtrTraits<T>::PtrType data_;
+  index_t sizes_[N];
+  index_t strides_[N];
 };
 template <typename T, size_t N,
           template <typename U> class PtrTraits = DefaultPtrTraits>
@@ -169,6 +176,8 @@ void emptyCache();
 } // namespace CUDACachingAllocator
 struct CUDAStream {
   void synchronize() const;
+  // cudaStream_t, which the CUDA headers declare.
+  operator CUstream_st *() const;
 };
 CUDAStream getCurrentCUDAStream(int8_t device_index = -1);
 void device_synchronize();
@@ -183,6 +192,22 @@ struct CUDAGuard {
     ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, #cond);        \
   }
 #define TORCH_INTERNAL_ASSERT(cond, ...) TORCH_CHECK(cond)
+// ATen/Dispatch.h: the lambda is expanded once per dtype and called there.
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                            \
+  [&] {                                                                        \
+    switch (TYPE) {                                                            \
+    case ::c10::ScalarType::Float: {                                           \
+      using scalar_t = float;                                                  \
+      return __VA_ARGS__();                                                    \
+    }                                                                          \
+    case ::c10::ScalarType::Double: {                                          \
+      using scalar_t = double;                                                 \
+      return __VA_ARGS__();                                                    \
+    }                                                                          \
+    default:                                                                   \
+      ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, NAME);       \
+    }                                                                          \
+  }()
 
 namespace at {
 namespace cuda {
@@ -234,6 +259,12 @@ public:
   template <typename T> T *data_ptr() const;
   template <typename T, size_t N> TensorAccessor<T, N> accessor() const &;
   template <typename T, size_t N> TensorAccessor<T, N> accessor() && = delete;
+  bool is_contiguous() const;
+  template <typename T, size_t N,
+            template <typename U> class PtrTraits = DefaultPtrTraits,
+            typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t>
+  generic_packed_accessor() const &;
   template <typename T, size_t N,
             template <typename U> class PtrTraits = DefaultPtrTraits>
   PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() const &;
@@ -288,6 +319,9 @@ public:
   Tensor squeeze(int64_t) const;
   Tensor expand(IntArrayRef) const;
   Tensor t() const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor permute(IntArrayRef dims) const;
+  template <typename T> T *data() const;
   Tensor long_() const;
   Tensor sum() const;
   Tensor mean() const;

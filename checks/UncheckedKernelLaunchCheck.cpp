@@ -1,0 +1,353 @@
+//===--- UncheckedKernelLaunchCheck.cpp - torch-tidy ----------------------===//
+
+#include "UncheckedKernelLaunchCheck.h"
+#include "SourceText.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/UserCode.h"
+#include "utils/OptionsUtils.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::libtorch {
+
+namespace {
+
+constexpr const char *LaunchCheckMacro = "C10_CUDA_KERNEL_LAUNCH_CHECK";
+constexpr const char *LaunchCheckHeader = "c10/cuda/CUDAException.h";
+constexpr const char *CurrentStream = "at::cuda::getCurrentCUDAStream()";
+constexpr const char *CurrentStreamHeader = "ATen/cuda/CUDAContext.h";
+
+const char *dimensionName(unsigned Dim) {
+  return Dim == 0 ? "x" : Dim == 1 ? "y" : "z";
+}
+
+/// at::cuda::getCurrentCUDAStream is declared in the translation unit.
+bool declaresCurrentStream(ASTContext &Ctx) {
+  for (NamedDecl *At :
+       Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("at")))
+    if (auto *NS = dyn_cast<NamespaceDecl>(At))
+      for (NamedDecl *Cuda : NS->lookup(&Ctx.Idents.get("cuda")))
+        if (auto *CudaNS = dyn_cast<NamespaceDecl>(Cuda))
+          if (!CudaNS->lookup(&Ctx.Idents.get("getCurrentCUDAStream")).empty())
+            return true;
+  return false;
+}
+
+} // namespace
+
+UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      LaunchCheckMacros(Options.get("LaunchCheckMacros", "")),
+      RequireLaunchCheck(Options.get("RequireLaunchCheck", false)),
+      ReportDefaultStream(Options.get("ReportDefaultStream", true)),
+      ReportUnprovenArguments(Options.get("ReportUnprovenArguments", false)),
+      Inserter(Options.getLocalOrGlobal("IncludeStyle",
+                                        utils::IncludeSorter::IS_LLVM),
+               areDiagsSelfContained()) {}
+
+void UncheckedKernelLaunchCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "LaunchCheckMacros", LaunchCheckMacros);
+  Options.store(Opts, "RequireLaunchCheck", RequireLaunchCheck);
+  Options.store(Opts, "ReportDefaultStream", ReportDefaultStream);
+  Options.store(Opts, "ReportUnprovenArguments", ReportUnprovenArguments);
+  Options.store(Opts, "IncludeStyle", Inserter.getStyle());
+}
+
+void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &,
+                                                     Preprocessor *PP,
+                                                     Preprocessor *) {
+  this->PP = PP;
+  Inserter.registerPreprocessor(PP);
+}
+
+void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
+  // One match per translation unit; the launches are collected from user
+  // code alone (torchtidy/analysis/UserCode.h).
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    return;
+  // Code that does not compile may have lost the very check we look for.
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  Context = Result.Context;
+  torchtidy::KernelLaunchConfig Config;
+  for (StringRef M : utils::options::parseStringList(LaunchCheckMacros))
+    Config.LaunchCheckMacros.push_back(M.trim().str());
+  Config.ReportUnprovenArguments = ReportUnprovenArguments;
+  torchtidy::KernelLaunchAnalysis Analysis(*Context, std::move(Config));
+  const bool Torch = Analysis.usesLibTorch();
+  torchtidy::forEachUserFunction(*Context, [&](const FunctionDecl *FD) {
+    for (const torchtidy::KernelLaunchSite &Site : Analysis.launches(FD)) {
+      if (!torchtidy::isUserCode(Site.Launch->getBeginLoc(),
+                                 Context->getSourceManager()))
+        continue;
+      if (Site.Follow == torchtidy::KernelLaunchSite::After::Unchecked &&
+          (Site.Failure.K != torchtidy::LaunchFailure::None ||
+           RequireLaunchCheck))
+        reportUnchecked(Site);
+      if (ReportDefaultStream && Torch &&
+          Site.Stream != torchtidy::KernelLaunchSite::StreamUse::Given)
+        reportStream(Site);
+    }
+    for (const torchtidy::KernelArgIssue &Issue : Analysis.argumentIssues(FD))
+      if (torchtidy::isUserCode(Issue.Sink->getBeginLoc(),
+                                Context->getSourceManager()))
+        reportArgument(Issue);
+  });
+}
+
+void UncheckedKernelLaunchCheck::onEndOfTranslationUnit() {
+  Reported.clear();
+  FixedAt.clear();
+  Context = nullptr;
+}
+
+SourceLocation UncheckedKernelLaunchCheck::writtenLoc(SourceLocation Loc,
+                                                      bool End) const {
+  const SourceManager &SM = Context->getSourceManager();
+  for (unsigned I = 0; Loc.isMacroID() && I < torchtidy::limits::MacroDepth;
+       ++I) {
+    if (!SM.isMacroArgExpansion(Loc))
+      return End ? SM.getExpansionRange(Loc).getEnd() : SM.getExpansionLoc(Loc);
+    Loc = SM.getImmediateSpellingLoc(Loc);
+  }
+  return Loc;
+}
+
+void UncheckedKernelLaunchCheck::reportUnchecked(
+    const torchtidy::KernelLaunchSite &Site) {
+  const SourceManager &SM = Context->getSourceManager();
+  const LangOptions &LO = Context->getLangOpts();
+  SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
+  if (!Reported.insert({Loc.getRawEncoding(), 0u}).second)
+    return;
+  const std::string Kernel = torchtidy::kernelName(Site.Launch);
+  const torchtidy::LaunchFailure &F = Site.Failure;
+  std::string Why;
+  switch (F.K) {
+  case torchtidy::LaunchFailure::EmptyGrid:
+    Why = (llvm::Twine("the grid's ") + dimensionName(F.Dim) +
+           " dimension is computed from '" + quotedText(F.Size, *Context) +
+           "', which is 0 for an empty tensor, and a grid of 0 blocks is an "
+           "invalid configuration")
+              .str();
+    break;
+  case torchtidy::LaunchFailure::ZeroGrid:
+    Why = (llvm::Twine("the grid's ") + dimensionName(F.Dim) +
+           " dimension is 0, an invalid configuration")
+              .str();
+    break;
+  case torchtidy::LaunchFailure::OversizedBlock:
+    Why = (llvm::Twine("its block has ") + llvm::Twine(F.Threads) +
+           " threads, more than the 1024 a block can have")
+              .str();
+    break;
+  case torchtidy::LaunchFailure::None:
+    break;
+  }
+  {
+    DiagnosticBuilder D =
+        diag(Loc, "kernel launch%select{| of '%1'}0 is not checked: if it "
+                  "fails, its error stays pending and the next unrelated CUDA "
+                  "call reports it, far from here%select{|; %3}2; add "
+                  "C10_CUDA_KERNEL_LAUNCH_CHECK() after it")
+        << !Kernel.empty() << Kernel << !Why.empty() << Why;
+    // The fix: a check right after the statement that holds the launch.
+    const Stmt *S = Site.Statement;
+    SourceLocation End =
+        S ? writtenLoc(S->getEndLoc(), /*End=*/true) : SourceLocation();
+    SourceLocation Begin = S ? writtenLoc(S->getBeginLoc()) : SourceLocation();
+    if (End.isValid() && End.isFileID() && Begin.isFileID() &&
+        SM.getFileID(End) == SM.getFileID(Begin)) {
+      SourceLocation After = Lexer::findLocationAfterToken(
+          End, tok::semi, SM, LO, /*SkipTrailingWhitespaceAndNewLine=*/false);
+      if (After.isInvalid() && (isa<CompoundStmt>(S) || isa<IfStmt>(S) ||
+                                isa<ForStmt>(S) || isa<WhileStmt>(S)))
+        After = Lexer::getLocForEndOfToken(End, 0, SM, LO);
+      if (After.isValid() &&
+          FixedAt.insert(SM.getFileOffset(After) + 1).second) {
+        auto [File, Offset] = SM.getDecomposedLoc(Begin);
+        StringRef Buffer = SM.getBufferData(File);
+        size_t LineStart = Offset == 0 ? 0 : Buffer.rfind('\n', Offset - 1);
+        LineStart =
+            LineStart == StringRef::npos || Offset == 0 ? 0 : LineStart + 1;
+        StringRef Indent = Buffer.slice(LineStart, Offset);
+        if (!Indent.trim().empty())
+          Indent = "";
+        D << FixItHint::CreateInsertion(
+            After, ("\n" + Indent + LaunchCheckMacro + "();").str());
+        if (PP && !PP->isMacroDefined(LaunchCheckMacro))
+          D << Inserter.createIncludeInsertion(File, LaunchCheckHeader);
+      }
+    }
+  }
+  if (F.K == torchtidy::LaunchFailure::EmptyGrid) {
+    if (F.Via)
+      diag(F.Via->getLocation(),
+           "'%0' holds '%1', and nothing before the launch returns early when "
+           "it is 0",
+           DiagnosticIDs::Note)
+          << F.Via->getName() << quotedText(F.Size, *Context);
+    else
+      diag(writtenLoc(F.Size->getBeginLoc()),
+           "nothing before the launch returns early when '%0' is 0",
+           DiagnosticIDs::Note)
+          << quotedText(F.Size, *Context);
+  }
+  if (Site.Next)
+    diag(writtenLoc(Site.Next->getBeginLoc()),
+         "the next statement is not a launch check", DiagnosticIDs::Note);
+}
+
+void UncheckedKernelLaunchCheck::reportStream(
+    const torchtidy::KernelLaunchSite &Site) {
+  const SourceManager &SM = Context->getSourceManager();
+  SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
+  if (!Reported.insert({Loc.getRawEncoding(), 1u}).second)
+    return;
+  const std::string Kernel = torchtidy::kernelName(Site.Launch);
+  const bool Null =
+      Site.Stream == torchtidy::KernelLaunchSite::StreamUse::NullConstant;
+  DiagnosticBuilder D =
+      diag(Loc,
+           "kernel launch%select{| of '%1'}0 %select{has no stream argument|"
+           "passes a default stream}2: it runs on the legacy default stream, "
+           "not on LibTorch's current stream, so it is not ordered with "
+           "LibTorch's work on another stream (torch.cuda.stream, "
+           "CUDAStreamGuard, DataParallel) and races with it; pass "
+           "at::cuda::getCurrentCUDAStream() as the fourth launch argument")
+      << !Kernel.empty() << Kernel << Null;
+  const CallExpr *Config = Site.Launch->getConfig();
+  if (!Config)
+    return;
+  bool Fixed = false;
+  if (Null && Config->getNumArgs() >= 4) {
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Config->getArg(3)->getSourceRange()), SM,
+        Context->getLangOpts());
+    if (Range.isValid()) {
+      D << FixItHint::CreateReplacement(Range, CurrentStream);
+      Fixed = true;
+    }
+  } else if (!Null &&
+             (Site.WrittenConfigArgs == 2 || Site.WrittenConfigArgs == 3)) {
+    SourceLocation Close = writtenLoc(Config->getRParenLoc());
+    if (Close.isFileID()) {
+      D << FixItHint::CreateInsertion(Close, (Site.WrittenConfigArgs == 2
+                                                  ? std::string(", 0, ")
+                                                  : std::string(", ")) +
+                                                 CurrentStream);
+      Fixed = true;
+    }
+  }
+  if (Fixed && !declaresCurrentStream(*Context))
+    D << Inserter.createIncludeInsertion(SM.getFileID(Loc),
+                                         CurrentStreamHeader);
+}
+
+void UncheckedKernelLaunchCheck::reportArgument(
+    const torchtidy::KernelArgIssue &I) {
+  SourceLocation Loc = writtenLoc(I.RawView->getBeginLoc());
+  // One diagnostic per view and property.
+  if (!Reported.insert({Loc.getRawEncoding(), 2u + I.P}).second)
+    return;
+  const std::string View = quotedText(I.RawView, *Context);
+  const std::string Tensor = quotedText(I.Tensor, *Context);
+  std::string Target;
+  if (I.Launcher)
+    Target = "'" + I.Launcher->getNameAsString() +
+             "', which launches a kernel with it";
+  else if (const auto *L = dyn_cast<CUDAKernelCallExpr>(I.Sink))
+    Target = "kernel '" + torchtidy::kernelName(L) + "'";
+  else
+    Target = "a kernel";
+  switch (I.P) {
+  case torchtidy::KernelArgIssue::NotOnCuda:
+    if (I.Evidence)
+      diag(Loc, "'%0' passes the storage of '%1' to %2, but '%1' is a CPU "
+                "tensor: the kernel dereferences a host pointer on the GPU "
+                "(an illegal memory access); create it with the options of "
+                "the kernel's other inputs or move it with .cuda()")
+          << View << Tensor << Target;
+    else
+      diag(Loc, "'%0' passes the storage of '%1' to %2, and nothing before "
+                "proves that '%1' is on CUDA: a CPU tensor's pointer is an "
+                "illegal memory access in the kernel; check it with "
+                "TORCH_CHECK(%1.is_cuda()) or TORCHTIDY_CHECK_KERNEL_ARG")
+          << View << Tensor << Target;
+    break;
+  case torchtidy::KernelArgIssue::NotContiguous:
+    if (I.Evidence)
+      diag(Loc, "'%0' passes the storage of '%1' to %2 as a raw pointer, but "
+                "'%1' is not contiguous: the kernel reads it as a dense array "
+                "and gets the wrong elements; take the pointer of a "
+                "contiguous() copy kept in a named tensor, or pass a packed "
+                "accessor")
+          << View << Tensor << Target;
+    else
+      diag(Loc, "'%0' passes the storage of '%1' to %2 as a raw pointer, and "
+                "nothing before proves that '%1' is contiguous: the kernel "
+                "would read the wrong elements of a strided tensor; check it "
+                "with TORCH_CHECK(%1.is_contiguous()) or take the pointer of "
+                "a contiguous() copy")
+          << View << Tensor << Target;
+    break;
+  case torchtidy::KernelArgIssue::WrongDtype:
+    if (!I.Evidence)
+      diag(Loc, "'%0' reinterprets the storage of '%1' as '%2' for %3, and "
+                "nothing before proves that '%1' holds that type: check its "
+                "scalar_type() or use data_ptr<%2>(), which does")
+          << View << Tensor << I.Pointee << Target;
+    else if (I.TypedView)
+      diag(Loc, "'%0' asks for '%2' elements of '%1', which holds %3 values: "
+                "it throws 'expected scalar type' before the launch; make "
+                "'%1' with the kernel's dtype or convert it with .to()")
+          << View << Tensor << I.Pointee << I.Detail;
+    else
+      diag(Loc, "'%0' passes the storage of '%1', which holds %3 values, to "
+                "%4 as '%2' elements: the kernel reinterprets their bytes "
+                "(and reads past the buffer when '%2' is wider); make '%1' "
+                "with the kernel's dtype or convert it with .to()")
+          << View << Tensor << I.Pointee << I.Detail << Target;
+    break;
+  }
+  if (I.Evidence && I.At) {
+    SourceLocation At = writtenLoc(I.At->getBeginLoc());
+    std::string Name = I.Var ? I.Var->getNameAsString() : Tensor;
+    switch (I.P) {
+    case torchtidy::KernelArgIssue::NotOnCuda:
+      diag(At,
+           "'%0' is %select{made on the CPU here|made here with no "
+           "device, so on the CPU|moved to the CPU here}1",
+           DiagnosticIDs::Note)
+          << Name
+          << (I.Detail == "given no device"    ? 1
+              : I.Detail == "moved to the CPU" ? 2
+                                               : 0);
+      break;
+    case torchtidy::KernelArgIssue::NotContiguous:
+      diag(At, "'%0' is a strided view made here", DiagnosticIDs::Note) << Name;
+      break;
+    case torchtidy::KernelArgIssue::WrongDtype:
+      diag(At, "'%0' gets dtype %1 here", DiagnosticIDs::Note)
+          << Name << I.Detail;
+      break;
+    }
+  }
+  if (I.Launcher && I.LauncherLaunch)
+    diag(writtenLoc(I.LauncherLaunch->getBeginLoc()),
+         "'%0' launches the kernel here", DiagnosticIDs::Note)
+        << I.Launcher->getName();
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,64 @@
+//===--- UncheckedKernelLaunchCheck.h - torch-tidy --------------*- C++ -*-===//
+
+#ifndef TORCHTIDY_CHECKS_UNCHECKEDKERNELLAUNCHCHECK_H
+#define TORCHTIDY_CHECKS_UNCHECKEDKERNELLAUNCHCHECK_H
+
+#include "ClangTidyCheck.h"
+#include "torchtidy/analysis/KernelLaunches.h"
+#include "utils/IncludeInserter.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+#include <vector>
+
+namespace clang::tidy::libtorch {
+
+/// Finds custom CUDA kernel launches that can fail with nothing reading the
+/// error, that run on the legacy default stream instead of LibTorch's
+/// current stream, or that receive the storage of a tensor that is not on
+/// CUDA, not contiguous, or not of the pointer's dtype.
+///
+/// For the user-facing documentation see:
+/// docs/checks/unchecked-kernel-launch.md
+class UncheckedKernelLaunchCheck : public ClangTidyCheck {
+public:
+  UncheckedKernelLaunchCheck(StringRef Name, ClangTidyContext *Context);
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    // A .cpp file has no launches, but calls the launchers of its .cu files.
+    return LangOpts.CPlusPlus;
+  }
+
+private:
+  void reportUnchecked(const torchtidy::KernelLaunchSite &Site);
+  void reportStream(const torchtidy::KernelLaunchSite &Site);
+  void reportArgument(const torchtidy::KernelArgIssue &Issue);
+  /// Where the user wrote \p Loc: the file location, or the spelling of a
+  /// macro argument (a launch inside AT_DISPATCH_...(..., [&] { ... })); in
+  /// a macro's body, where the macro is used (its end, with \p End).
+  SourceLocation writtenLoc(SourceLocation Loc, bool End = false) const;
+
+  const std::string LaunchCheckMacros;
+  const bool RequireLaunchCheck;
+  const bool ReportDefaultStream;
+  const bool ReportUnprovenArguments;
+  utils::IncludeInserter Inserter;
+  Preprocessor *PP = nullptr;
+  ASTContext *Context = nullptr;
+  /// Sites already reported, with what was reported there (the dispatch
+  /// macros expand a lambda once per dtype; a template once per
+  /// instantiation).
+  llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
+  /// Offsets a launch-check fix-it already inserts at.
+  llvm::DenseSet<unsigned> FixedAt;
+};
+
+} // namespace clang::tidy::libtorch
+
+#endif

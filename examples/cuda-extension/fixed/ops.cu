@@ -1,0 +1,66 @@
+// Custom kernels behind ops.h, as libtorch-unchecked-kernel-launch wants
+// them: launch checks, LibTorch's current stream, CUDA, dense and correctly
+// typed arguments.
+#include "ops.h"
+
+#include <ATen/cuda/CUDAContext.h>
+
+__global__ void scale_kernel(const float *in, float *out, float factor,
+                             int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = in[i] * factor;
+}
+
+__global__ void row_sums_kernel(const float *in, float *out, int64_t rows,
+                                int64_t cols) {
+  const int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (r >= rows)
+    return;
+  float s = 0;
+  for (int64_t c = 0; c < cols; ++c)
+    s += in[r * cols + c];
+  out[r] = s;
+}
+
+__global__ void gather_rows_kernel(const float *in, const int64_t *ids,
+                                   float *out, int64_t n, int64_t cols) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n * cols)
+    out[i] = in[ids[i / cols] * cols + i % cols];
+}
+
+torch::Tensor scale(const torch::Tensor &x, float factor) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous() &&
+              x.scalar_type() == torch::kFloat);
+  auto out = torch::empty_like(x);
+  const int64_t n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), out.data_ptr<float>(), factor, n);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}
+
+torch::Tensor row_sums(const torch::Tensor &x) {
+  TORCH_CHECK(x.is_cuda() && x.dim() == 2);
+  auto xt = x.t().contiguous();
+  auto out = torch::zeros({xt.size(0)}, x.options());
+  auto stream = at::cuda::getCurrentCUDAStream();
+  row_sums_kernel<<<1, 256, 0, stream>>>(xt.data_ptr<float>(),
+                                         out.data_ptr<float>(), xt.size(0),
+                                         xt.size(1));
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}
+
+torch::Tensor gather_rows(const torch::Tensor &x, const torch::Tensor &ids) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous() && ids.is_cuda());
+  auto ids64 = ids.to(torch::kLong).contiguous();
+  auto out = torch::empty({ids64.numel(), x.size(1)}, x.options());
+  auto stream = at::cuda::getCurrentCUDAStream();
+  gather_rows_kernel<<<1, 256, 0, stream>>>(
+      x.data_ptr<float>(), ids64.data_ptr<int64_t>(), out.data_ptr<float>(),
+      ids64.numel(), x.size(1));
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}

@@ -1,0 +1,1678 @@
+//===--- KernelLaunches.cpp - Custom CUDA kernel launches -----------------===//
+
+#include "torchtidy/analysis/KernelLaunches.h"
+#include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <optional>
+
+using namespace clang;
+
+namespace torchtidy {
+
+namespace {
+
+//===--- Small helpers ----------------------------------------------------===//
+
+/// \p E without parentheses, implicit nodes, copies and moves of a value.
+const Expr *peel(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
+      const CXXConstructorDecl *CD = Ctor->getConstructor();
+      if (CD && CD->isCopyOrMoveConstructor() && Ctor->getNumArgs() >= 1)
+        Next = Ctor->getArg(0);
+    }
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
+      Next = Cleanups->getSubExpr();
+    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = Bind->getSubExpr();
+    if (const auto *Mat = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = Mat->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+/// The record \p T names, ignoring references and qualifiers.
+const CXXRecordDecl *recordOf(QualType T) {
+  return T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+}
+
+bool isDeviceType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && hasQualifiedName(RD, "Device", {"c10"});
+}
+
+/// `c10::DeviceType`, `c10::ScalarType`: enums of c10 by name.
+bool isC10Enum(QualType T, llvm::StringRef Name) {
+  const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
+  return ET && hasQualifiedName(ET->getDecl(), Name, {"c10"});
+}
+
+/// caffe2::TypeMeta, what Tensor::dtype() returns.
+bool isTypeMeta(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && hasQualifiedName(RD, "TypeMeta", {"caffe2"});
+}
+
+/// `cudaStream_t`: a pointer to `struct CUstream_st`.
+bool isCudaStreamType(QualType T) {
+  T = T.getCanonicalType();
+  if (!T->isPointerType())
+    return false;
+  const auto *RD = T->getPointeeType()->getAsRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "CUstream_st";
+}
+
+/// PackedTensorAccessor32/64, GenericPackedTensorAccessor (at::).
+bool isAccessorType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && (hasQualifiedName(RD, "GenericPackedTensorAccessor", {"at"}) ||
+                hasQualifiedName(RD, "PackedTensorAccessor32", {"at"}) ||
+                hasQualifiedName(RD, "PackedTensorAccessor64", {"at"}));
+}
+
+/// The element type of an accessor type, else a null type.
+QualType accessorElement(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Spec || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return {};
+  return Spec->getTemplateArgs()[0].getAsType();
+}
+
+/// The method call \p E is on a tensor, with its object.
+const CXXMemberCallExpr *tensorMethodCall(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!MC || !isTensorMethod(MC->getMethodDecl()))
+    return nullptr;
+  return MC;
+}
+
+/// Every argument of \p Call after the written ones is a default.
+bool onlyDefaultArgs(const CallExpr *Call) {
+  for (const Expr *A : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      return false;
+  return true;
+}
+
+const FunctionDecl *outerFunctionOf(const FunctionDecl *FD);
+
+/// The lambda class whose call operator is \p FD, else null.
+const CXXRecordDecl *lambdaClassOf(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return nullptr;
+  return MD->getParent();
+}
+
+/// The function a lambda's call operator is written in, else null.
+const FunctionDecl *enclosingFunctionOf(const FunctionDecl *FD) {
+  const CXXRecordDecl *RD = lambdaClassOf(FD);
+  if (!RD)
+    return nullptr;
+  return dyn_cast_or_null<FunctionDecl>(RD->getDeclContext());
+}
+
+/// The outermost function around a lambda's call operator (itself for
+/// other functions); null when a lambda is not inside a function.
+const FunctionDecl *outerFunctionOf(const FunctionDecl *FD) {
+  for (unsigned I = 0; FD && I < limits::StatementNesting; ++I) {
+    if (!lambdaClassOf(FD))
+      return FD;
+    FD = enclosingFunctionOf(FD);
+  }
+  return nullptr;
+}
+
+/// \p Loc is in an expansion of a macro named in \p Names (looking through
+/// the macros it expands inside).
+bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
+                  const LangOptions &LO, const llvm::StringSet<> &Names,
+                  SourceLocation *ExpansionOut = nullptr) {
+  for (unsigned I = 0; Loc.isMacroID() && I < limits::MacroDepth; ++I) {
+    llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
+    if (Names.contains(Name)) {
+      if (ExpansionOut)
+        *ExpansionOut = SM.getExpansionLoc(Loc);
+      return true;
+    }
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
+/// A statement that cannot fall through to what follows it: a return, a
+/// throw, a call of a [[noreturn]] function, break or continue, or a block
+/// or `do { } while (0)` holding one.
+bool exits(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > limits::SearchDepth)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
+      isa<CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    E = peel(E);
+    if (isa<CXXThrowExpr>(E))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        return FD->isNoReturn();
+    return false;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body())
+      if (exits(Child, Depth + 1))
+        return true;
+    return false;
+  }
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return exits(Do->getBody(), Depth + 1);
+  if (const auto *A = dyn_cast<AttributedStmt>(S))
+    return exits(A->getSubStmt(), Depth + 1);
+  return false;
+}
+
+/// The ScalarType enumerator \p E evaluates to ("Long"), else "".
+std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || !isC10Enum(E->getType(), "ScalarType"))
+    return "";
+  // kLong is `constexpr auto kLong = ScalarType::Long`: its initialiser.
+  for (unsigned I = 0; I < limits::DeviceValueSteps; ++I) {
+    const Expr *P = peel(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(P)) {
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+        return EC->getName().str();
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->getType().isConstQualified() && VD->getInit()) {
+          E = VD->getInit();
+          continue;
+        }
+    }
+    break;
+  }
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return "";
+  const auto *ET = E->getType().getNonReferenceType()->getAs<EnumType>();
+  for (const EnumConstantDecl *EC : ET->getDecl()->enumerators())
+    if (EC->getInitVal() == R.Val.getInt())
+      return EC->getName().str();
+  return "";
+}
+
+/// Whether element type \p T stores dtype \p Scalar: true, false, or
+/// nothing when the model does not know the dtype's C++ type.
+std::optional<bool> elementMatches(QualType T, llvm::StringRef Scalar,
+                                   const ASTContext &Ctx) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  auto Integer = [&](unsigned Bits, bool Signed) -> std::optional<bool> {
+    if (T->isBooleanType() || !T->isIntegerType())
+      return false;
+    return Ctx.getTypeSize(T) == Bits && T->isSignedIntegerType() == Signed;
+  };
+  auto Record = [&](llvm::StringRef A, llvm::StringRef B) -> bool {
+    const auto *RD = T->getAsRecordDecl();
+    return RD && RD->getIdentifier() &&
+           (RD->getName() == A || RD->getName() == B);
+  };
+  if (Scalar == "Float")
+    return T->isSpecificBuiltinType(BuiltinType::Float);
+  if (Scalar == "Double")
+    return T->isSpecificBuiltinType(BuiltinType::Double);
+  if (Scalar == "Long")
+    return Integer(64, true);
+  if (Scalar == "Int")
+    return Integer(32, true);
+  if (Scalar == "Short")
+    return Integer(16, true);
+  if (Scalar == "Char")
+    return Integer(8, true);
+  if (Scalar == "Byte")
+    return Integer(8, false);
+  if (Scalar == "Bool")
+    return T->isBooleanType();
+  if (Scalar == "Half")
+    return Record("Half", "__half");
+  if (Scalar == "BFloat16")
+    return Record("BFloat16", "__nv_bfloat16");
+  return std::nullopt;
+}
+
+/// The element type a dispatch macro picks (AT_DISPATCH_*'s `scalar_t`,
+/// declared by the macro in a system header): right for the tensor it
+/// dispatches on by construction.
+bool isDispatchType(QualType T, const SourceManager &SM) {
+  const auto *TT = T->getAs<TypedefType>();
+  if (!TT)
+    return false;
+  SourceLocation L = TT->getDecl()->getLocation();
+  return L.isMacroID() && SM.isInSystemHeader(SM.getSpellingLoc(L));
+}
+
+} // namespace
+
+std::string kernelName(const CUDAKernelCallExpr *Launch) {
+  if (!Launch)
+    return "";
+  if (const FunctionDecl *FD = Launch->getDirectCallee())
+    if (FD->getDeclName())
+      return FD->getNameAsString();
+  return "";
+}
+
+//===--- The analysis -----------------------------------------------------===//
+
+/// A check before a use: the properties a condition tests on a variable.
+struct Guard {
+  enum Prop : unsigned { Cuda = 1, Contig = 2, Dtype = 4, NonEmpty = 8 };
+  unsigned Props = 0;
+  IndexVar Var;
+  /// A CFG element of the function that is evaluated when the check runs:
+  /// the test, or the whole condition (the test of `!(a && b)` is not
+  /// evaluated on every path, the condition is).
+  const Stmt *At = nullptr;
+  const Stmt *Cond = nullptr;
+};
+
+/// What the model knows about one property of a tensor.
+struct PropState {
+  enum Kind { Unknown, Proven, Against } K = Unknown;
+  const Stmt *At = nullptr;
+  std::string Why;
+  const ValueDecl *Var = nullptr;
+};
+
+struct TensorFacts {
+  PropState Device, Contig;
+  /// An explicit dtype ("Long") and where it was given.
+  std::string Dtype;
+  const Stmt *DtypeAt = nullptr;
+  const ValueDecl *DtypeVar = nullptr;
+  bool DtypeChecked = false;
+};
+
+/// A raw view of storage found in a kernel argument.
+struct RawView {
+  const CXXMemberCallExpr *Call = nullptr;
+  const Expr *Tensor = nullptr;
+  QualType Element;
+  bool Typed = false;    ///< data_ptr<T>, data<T>, an accessor
+  bool Accessor = false; ///< carries its strides
+};
+
+struct KernelLaunchAnalysis::Impl {
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  KernelLaunchConfig Config;
+  llvm::StringSet<> CheckMacros;
+  IndexGuardAnalysis GuardAnalysis;
+
+  struct Outer {
+    std::unique_ptr<ParentMap> PM;
+    llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
+  };
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Outer>> Outers;
+  llvm::DenseMap<const FunctionDecl *, std::vector<Guard>> GuardsOf;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, unsigned>
+      HelperGuards;
+  struct LauncherAnswer {
+    bool Is = false;
+    const Expr *Launch = nullptr;
+  };
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, LauncherAnswer>
+      Launchers;
+  std::optional<bool> UsesTorch;
+
+  Impl(ASTContext &Ctx, KernelLaunchConfig C)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Config(std::move(C)),
+        GuardAnalysis(Ctx, IndexGuardConfig{}) {
+    CheckMacros.insert("C10_CUDA_KERNEL_LAUNCH_CHECK");
+    CheckMacros.insert("TORCHTIDY_CHECK_LAUNCH");
+    for (const std::string &M : Config.LaunchCheckMacros)
+      if (!M.empty())
+        CheckMacros.insert(M);
+  }
+
+  //===--- Outermost functions and their parent maps ----------------------===//
+
+  Outer *outer(const FunctionDecl *FD) {
+    const FunctionDecl *OF = outerFunctionOf(FD);
+    if (!OF || !OF->getBody())
+      return nullptr;
+    auto &Slot = Outers[OF];
+    if (!Slot) {
+      Slot = std::make_unique<Outer>();
+      // The parent map spans the bodies of the lambdas written inside.
+      Slot->PM = std::make_unique<ParentMap>(OF->getBody());
+      llvm::SmallVector<const Stmt *, 32> Stack{OF->getBody()};
+      while (!Stack.empty()) {
+        const Stmt *S = Stack.pop_back_val();
+        if (!S)
+          continue;
+        if (const auto *L = dyn_cast<LambdaExpr>(S))
+          Slot->Lambdas.try_emplace(L->getLambdaClass(), L);
+        for (const Stmt *Child : S->children())
+          Stack.push_back(Child);
+      }
+    }
+    return Slot.get();
+  }
+
+  /// The lambda expression whose call operator is \p FD, else null.
+  const LambdaExpr *lambdaExprOf(const FunctionDecl *FD) {
+    const CXXRecordDecl *RD = lambdaClassOf(FD);
+    Outer *O = RD ? outer(FD) : nullptr;
+    return O ? O->Lambdas.lookup(RD) : nullptr;
+  }
+
+  const Stmt *parent(const FunctionDecl *FD, const Stmt *S) {
+    Outer *O = outer(FD);
+    return O ? O->PM->getParent(S) : nullptr;
+  }
+
+  //===--- Tests and guards -----------------------------------------------===//
+
+  /// `t.device()` (or `t.device().type()`): the tensor variable.
+  std::optional<IndexVar> deviceOwner(const Expr *E) {
+    E = peel(E);
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      if (!isTensorMethod(MC->getMethodDecl()) &&
+          isDeviceType(MC->getImplicitObjectArgument()->getType()) &&
+          isC10Enum(MC->getType(), "DeviceType"))
+        E = peel(MC->getImplicitObjectArgument());
+    const CXXMemberCallExpr *MC = tensorMethodCall(E);
+    if (!MC || !(callFacts(MC) & op::DeviceOfTensor))
+      return std::nullopt;
+    return directVariable(MC->getImplicitObjectArgument());
+  }
+
+  static bool isZero(const Expr *E, const ASTContext &Ctx) {
+    Expr::EvalResult R;
+    return E && !E->isValueDependent() && E->getType()->isIntegerType() &&
+           E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+  }
+  static bool isOne(const Expr *E, const ASTContext &Ctx) {
+    Expr::EvalResult R;
+    return E && !E->isValueDependent() && E->getType()->isIntegerType() &&
+           E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+  }
+
+  /// A count a run-time value may make 0: an integer read from a tensor, or
+  /// an integer variable.
+  static bool isCountLike(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > limits::SearchDepth)
+      return false;
+    E = peel(E);
+    if (!E->getType()->isIntegerType() || E->getType()->isBooleanType())
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return isa<VarDecl>(DRE->getDecl());
+    if (tensorMethodCall(E))
+      return true;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        if (isCountLike(CE, Depth + 1))
+          return true;
+    return false;
+  }
+
+  /// Adds the (variable, property) tests in condition \p C to \p Out.
+  void testsIn(const Stmt *C, llvm::SmallVectorImpl<Guard> &Out,
+               unsigned Depth = 0) {
+    if (!C || Depth > limits::SearchDepth || isa<LambdaExpr>(C))
+      return;
+    // The test itself is the guard's position: a call or a comparison is an
+    // element of the CFG, where a condition with `!` or `&&` may be none.
+    auto Add = [&](std::optional<IndexVar> V, unsigned Props,
+                   const Stmt *At = nullptr) {
+      Guard G;
+      G.Props = Props;
+      G.At = At ? At : C;
+      if (V)
+        G.Var = *V;
+      else if (Props != Guard::NonEmpty)
+        return;
+      Out.push_back(G);
+    };
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      const uint64_t Facts = callFacts(MC);
+      // Past the conversion to TensorBase, where is_cuda() is declared.
+      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreImpCasts();
+      if (Facts & op::TestsCuda) {
+        if (isTensorType(Obj->getType()))
+          Add(directVariable(Obj), Guard::Cuda);
+        else if (isDeviceType(Obj->getType()))
+          Add(deviceOwner(Obj), Guard::Cuda);
+      }
+      if ((Facts & op::Contiguity) && MC->getType()->isBooleanType() &&
+          onlyDefaultArgs(MC) && isTensorMethod(MC->getMethodDecl()))
+        Add(directVariable(Obj), Guard::Contig);
+    }
+    // Comparisons: devices, dtypes, counts against 0.
+    const Expr *L = nullptr, *R = nullptr;
+    BinaryOperatorKind Op = BO_Comma;
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      L = BO->getLHS();
+      R = BO->getRHS();
+      Op = BO->getOpcode();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+               OC && OC->getNumArgs() == 2 && OC->isComparisonOp()) {
+      L = OC->getArg(0);
+      R = OC->getArg(1);
+      Op = BinaryOperator::getOverloadedOpcode(OC->getOperator());
+    }
+    if (L && R && BinaryOperator::isComparisonOp(Op)) {
+      for (auto [X, Y] : {std::pair{L, R}, std::pair{R, L}}) {
+        if (auto V = deviceOwner(X)) {
+          DeviceClass D = classifyDevice(Y);
+          if ((Op == BO_EQ && D == DeviceClass::CUDA) ||
+              (Op == BO_NE && D == DeviceClass::CPU))
+            Add(V, Guard::Cuda);
+        }
+        if (const CXXMemberCallExpr *MC = tensorMethodCall(peel(X)))
+          if (isC10Enum(MC->getType(), "ScalarType") ||
+              isTypeMeta(MC->getType()))
+            if (Op == BO_EQ)
+              Add(directVariable(MC->getImplicitObjectArgument()),
+                  Guard::Dtype);
+      }
+      // n == 0, n > 0, n >= 1, 0 < n...
+      auto Emptiness = [&](const Expr *Count, const Expr *K,
+                           BinaryOperatorKind O) {
+        if (!isCountLike(Count))
+          return false;
+        if (isZero(K, Ctx))
+          return O == BO_EQ || O == BO_NE || O == BO_GT || O == BO_LE;
+        if (isOne(K, Ctx))
+          return O == BO_GE || O == BO_LT;
+        return false;
+      };
+      if (Emptiness(L, R, Op) ||
+          Emptiness(R, L, BinaryOperator::reverseComparisonOp(Op)))
+        Add(std::nullopt, Guard::NonEmpty);
+    }
+    // `if (n)`, `if (!n)`: a count as a truth value.
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(C))
+      if (IC->getCastKind() == CK_IntegralToBoolean &&
+          isCountLike(IC->getSubExpr()))
+        Add(std::nullopt, Guard::NonEmpty, peel(IC->getSubExpr()));
+    for (const Stmt *Child : C->children())
+      testsIn(Child, Out, Depth + 1);
+  }
+
+  /// The tensors written as arguments of the macro expanding at \p S.
+  const Expr *firstTensorArgument(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > limits::SearchDepth)
+      return nullptr;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (E->getBeginLoc().isMacroID() &&
+          SM.isMacroArgExpansion(E->getBeginLoc()) &&
+          isTensorType(E->getType()))
+        return E;
+    for (const Stmt *Child : S->children())
+      if (const Expr *Found = firstTensorArgument(Child, Depth + 1))
+        return Found;
+    return nullptr;
+  }
+
+  /// The properties \p Callee checks on its parameter \p Param before it
+  /// can return normally (its top-level guards), \p Depth helpers deep.
+  unsigned helperGuards(const FunctionDecl *Callee, unsigned Param,
+                        unsigned Depth) {
+    if (!Callee || Depth > limits::HelperDepth)
+      return 0;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->getBody() || !isUserDecl(Def) ||
+        Param >= Def->getNumParams())
+      return 0;
+    auto Key = std::make_pair(Def, Param);
+    if (auto It = HelperGuards.find(Key); It != HelperGuards.end())
+      return It->second;
+    HelperGuards[Key] = 0; // recursion
+    const ParmVarDecl *PVD = Def->getParamDecl(Param);
+    unsigned Props = 0;
+    llvm::SmallVector<const Stmt *, 16> Work{Def->getBody()};
+    for (unsigned Steps = 0; !Work.empty() && Steps < limits::SearchDepth * 8;
+         ++Steps) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+        for (const Stmt *Child : CS->body())
+          Work.push_back(Child);
+        continue;
+      }
+      if (const auto *Do = dyn_cast<DoStmt>(S)) {
+        Work.push_back(Do->getBody());
+        continue;
+      }
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        if (exits(If->getThen()) || exits(If->getElse())) {
+          llvm::SmallVector<Guard, 4> Tests;
+          testsIn(If->getCond(), Tests);
+          for (const Guard &G : Tests)
+            if (G.Var.Base == PVD && !G.Var.Field)
+              Props |= G.Props;
+        }
+        continue;
+      }
+      if (const auto *E = dyn_cast<Expr>(S)) {
+        E = peel(E);
+        SourceLocation Exp;
+        if (inMacroNamed(E->getBeginLoc(), SM, Ctx.getLangOpts(),
+                         kernelArgMacros(), &Exp))
+          if (const Expr *Arg = firstTensorArgument(E))
+            if (auto V = directVariable(Arg); V && V->Base == PVD)
+              Props |= Guard::Cuda | Guard::Contig | Guard::Dtype;
+        if (const auto *Call = dyn_cast<CallExpr>(E))
+          Props |= callGuardsOn(Call, PVD, Depth);
+      }
+    }
+    HelperGuards[Key] = Props;
+    return Props;
+  }
+
+  /// What \p Call (a helper of the translation unit) checks on \p V.
+  unsigned callGuardsOn(const CallExpr *Call, const ValueDecl *V,
+                        unsigned Depth) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || isTorchFunction(Callee) || isa<CUDAKernelCallExpr>(Call))
+      return 0;
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    unsigned Props = 0;
+    for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
+      auto Var = directVariable(Call->getArg(A));
+      if (Var && Var->Base == V && !Var->Field)
+        Props |= helperGuards(Callee, A - Shift, Depth + 1);
+    }
+    return Props;
+  }
+
+  static const llvm::StringSet<> &kernelArgMacros() {
+    static const llvm::StringSet<> Names{"TORCHTIDY_CHECK_KERNEL_ARG"};
+    return Names;
+  }
+
+  /// The guards of \p FD's own body: conditions with a branch that exits,
+  /// TORCHTIDY_CHECK_KERNEL_ARG, and helpers that check their arguments.
+  const std::vector<Guard> &guardsOf(const FunctionDecl *FD) {
+    auto It = GuardsOf.find(FD);
+    if (It != GuardsOf.end())
+      return It->second;
+    std::vector<Guard> &Out = GuardsOf[FD];
+    llvm::DenseSet<unsigned> Expansions;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const Expr *Cond = nullptr;
+      bool Exits = false;
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        Cond = If->getCond();
+        Exits = exits(If->getThen()) || exits(If->getElse());
+      } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+        Cond = CO->getCond();
+        Exits = exits(CO->getTrueExpr()) || exits(CO->getFalseExpr());
+      }
+      if (Cond && Exits) {
+        llvm::SmallVector<Guard, 4> Tests;
+        testsIn(Cond, Tests);
+        for (Guard G : Tests) {
+          G.Cond = Cond;
+          Out.push_back(G);
+        }
+        return;
+      }
+      // The guard is the call inside (a temporary's cleanups are not a
+      // statement of the CFG); forEachOwnStmt visits it next.
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E || isa<ExprWithCleanups>(E))
+        return;
+      SourceLocation Exp;
+      if (E->getBeginLoc().isMacroID() &&
+          inMacroNamed(E->getBeginLoc(), SM, Ctx.getLangOpts(),
+                       kernelArgMacros(), &Exp) &&
+          Expansions.insert(Exp.getRawEncoding()).second) {
+        if (const Expr *Arg = firstTensorArgument(E))
+          if (auto V = directVariable(Arg)) {
+            Guard G;
+            G.Props = Guard::Cuda | Guard::Contig | Guard::Dtype;
+            G.Var = *V;
+            G.At = E;
+            Out.push_back(G);
+          }
+        return;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee || isTorchFunction(Callee) || isa<CUDAKernelCallExpr>(Call))
+          return;
+        unsigned Shift =
+            isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1
+                                                                         : 0;
+        for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
+          auto V = directVariable(Call->getArg(A));
+          if (!V || V->Field)
+            continue;
+          if (unsigned Props = helperGuards(Callee, A - Shift, 0)) {
+            Guard G;
+            G.Props = Props;
+            G.Var = *V;
+            G.At = Call;
+            Out.push_back(G);
+          }
+        }
+      }
+    });
+    return Out;
+  }
+
+  /// The properties checked on \p V (any variable for NonEmpty) before
+  /// \p Use of \p UseFn: a guard that dominates it (in its function or, for
+  /// a lambda, where the enclosing function calls it), or a branch on it
+  /// that holds the use.
+  unsigned provenAt(const IndexVar *V, const Stmt *Use,
+                    const FunctionDecl *UseFn) {
+    unsigned Props = 0;
+    auto Matches = [&](const Guard &G) {
+      return V ? G.Var == *V : (G.Props & Guard::NonEmpty) != 0;
+    };
+    const Stmt *At = Use;
+    const FunctionDecl *Fn = UseFn;
+    for (unsigned I = 0; Fn && At && I < limits::StatementNesting; ++I) {
+      IndexGuardFinder &Finder = GuardAnalysis.finder(Fn);
+      for (const Guard &G : guardsOf(Fn))
+        if (Matches(G) && Finder.valid() &&
+            (Finder.dominates(G.At, At) ||
+             (G.Cond && Finder.dominates(G.Cond, At))))
+          Props |= G.Props;
+      const LambdaExpr *L = lambdaExprOf(Fn);
+      if (!L)
+        break;
+      At = L;
+      Fn = enclosingFunctionOf(Fn);
+    }
+    // Branches around the use: `if (x.is_cuda()) { launch }`.
+    const Stmt *Cur = Use;
+    for (unsigned I = 0; I < limits::StatementNesting; ++I) {
+      const Stmt *P = parent(UseFn, Cur);
+      if (!P)
+        break;
+      const Expr *Cond = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Cur)
+        Cond = If->getCond();
+      else if (const auto *CO = dyn_cast<ConditionalOperator>(P);
+               CO && CO->getCond() != Cur)
+        Cond = CO->getCond();
+      if (Cond) {
+        llvm::SmallVector<Guard, 4> Tests;
+        testsIn(Cond, Tests);
+        for (const Guard &G : Tests)
+          if (Matches(G))
+            Props |= G.Props;
+      }
+      Cur = P;
+    }
+    return V ? Props & ~unsigned(Guard::NonEmpty) : Props & Guard::NonEmpty;
+  }
+
+  //===--- Definitions of locals ------------------------------------------===//
+
+  /// The one value a local gets (its initialiser), when nothing else writes
+  /// it but in-place ops that keep its device, dtype and strides.
+  const Expr *singleDefinition(const VarDecl *VD) {
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() ||
+        VD->getType()->isReferenceType() || VD->isStaticLocal())
+      return nullptr;
+    const auto *Owner =
+        dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+    if (!Owner)
+      return nullptr;
+    IndexGuardFinder &Finder = GuardAnalysis.finder(Owner);
+    if (!Finder.valid())
+      return nullptr;
+    std::vector<const Expr *> Defs = Finder.definitionsOf(VD);
+    if (Defs.size() != 1 || Defs.front() != VD->getInit())
+      return nullptr;
+    for (const Stmt *W : Finder.writesOf(IndexVar{VD, nullptr})) {
+      if (const auto *DS = dyn_cast<DeclStmt>(W)) {
+        bool Declares = false;
+        for (const Decl *D : DS->decls())
+          Declares |= D == VD;
+        if (Declares)
+          continue;
+      }
+      if (const auto *MC = tensorMethodCall(dyn_cast<Expr>(W)))
+        if (!(callFacts(MC) & (op::DeviceOpaque | op::RebindsStorage)))
+          continue;
+      return nullptr;
+    }
+    return VD->getInit();
+  }
+
+  //===--- What a tensor expression is ------------------------------------===//
+
+  /// The dtype an options or dtype expression names ("Long"), else "".
+  std::string dtypeOf(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > limits::DeviceValueSteps)
+      return "";
+    E = peel(E);
+    std::string Direct = scalarTypeName(E, Ctx);
+    if (!Direct.empty())
+      return Direct;
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      for (const Expr *A : Ctor->arguments())
+        if (std::string D = dtypeOf(A, Depth + 1); !D.empty())
+          return D;
+      return "";
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return "";
+    const uint64_t Facts = callFacts(Call);
+    // options.dtype(k), torch::dtype(k): the outermost setter wins.
+    if (Facts & (op::OptionsNonDevice | op::OptionsDevice)) {
+      for (const Expr *A : Call->arguments())
+        if (std::string D = scalarTypeName(peel(A), Ctx); !D.empty())
+          return D;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+        return dtypeOf(MC->getImplicitObjectArgument(), Depth + 1);
+    }
+    return "";
+  }
+
+  /// The tensor an options expression takes its device and dtype from
+  /// (`x.options()`, `x.options().dtype(...)`), else null.
+  const Expr *optionsOwner(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > limits::DeviceValueSteps)
+      return nullptr;
+    E = peel(E);
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    if (!MC)
+      return nullptr;
+    const uint64_t Facts = callFacts(MC);
+    if ((Facts & op::OptionsOfTensor) && isTensorMethod(MC->getMethodDecl()))
+      return MC->getImplicitObjectArgument();
+    if (Facts & op::OptionsNonDevice)
+      return optionsOwner(MC->getImplicitObjectArgument(), Depth + 1);
+    return nullptr;
+  }
+
+  /// The TensorOptions parameter of a factory call: false when it has
+  /// none (the overloads that take dtype, layout and device apart); \p Opts
+  /// gets the argument, null for the default.
+  static bool optionsArgument(const CallExpr *Call, const Expr *&Opts) {
+    Opts = nullptr;
+    for (unsigned I = Call->getNumArgs(); I-- > 0;) {
+      const Expr *A = Call->getArg(I);
+      const CXXRecordDecl *RD = recordOf(A->getType());
+      if (RD && RD->getIdentifier() && RD->getName() == "TensorOptions") {
+        Opts = isa<CXXDefaultArgExpr>(A) ? nullptr : A;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void applyOptions(TensorFacts &F, const CallExpr *Call, const Expr *Opts,
+                    const Stmt *Use, const FunctionDecl *UseFn,
+                    unsigned Depth) {
+    DeviceClass D = Opts ? classifyDevice(Opts) : DeviceClass::NotADevice;
+    if (const Expr *Owner = optionsOwner(Opts)) {
+      TensorFacts From = resolve(Owner, Use, UseFn, Depth + 1);
+      F.Device = From.Device;
+      F.Dtype = From.Dtype;
+      F.DtypeAt = From.DtypeAt;
+      F.DtypeVar = From.DtypeVar;
+    } else if (D == DeviceClass::CUDA) {
+      F.Device = {PropState::Proven, Call, "", nullptr};
+    } else if (D == DeviceClass::CPU || D == DeviceClass::NotADevice) {
+      F.Device = {PropState::Against, Call,
+                  D == DeviceClass::CPU ? "on the CPU" : "given no device",
+                  nullptr};
+    } else {
+      F.Device = {};
+    }
+    if (std::string Dt = dtypeOf(Opts); !Dt.empty()) {
+      F.Dtype = Dt;
+      F.DtypeAt = Opts;
+      F.DtypeVar = nullptr;
+    }
+  }
+
+  /// What \p E is where \p Use (of \p UseFn) reads it.
+  TensorFacts resolve(const Expr *E, const Stmt *Use, const FunctionDecl *UseFn,
+                      unsigned Depth = 0) {
+    TensorFacts F;
+    if (!E || Depth > limits::OriginDepth)
+      return F;
+    E = peel(E);
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      return resolve(Cast->getSubExpr(), Use, UseFn, Depth + 1);
+    if (std::optional<IndexVar> V = directVariable(E)) {
+      if (!V->Field)
+        if (const auto *VD = dyn_cast<VarDecl>(V->Base))
+          if (const Expr *Def = singleDefinition(VD)) {
+            F = resolve(Def, Use, UseFn, Depth + 1);
+            for (PropState *P : {&F.Device, &F.Contig})
+              if (P->K != PropState::Unknown && !P->Var)
+                P->Var = VD;
+            if (!F.Dtype.empty() && !F.DtypeVar)
+              F.DtypeVar = VD;
+          }
+      unsigned Checked = provenAt(&*V, Use, UseFn);
+      if (Checked & Guard::Cuda)
+        F.Device = {PropState::Proven, nullptr, "", nullptr};
+      if (Checked & Guard::Contig)
+        F.Contig = {PropState::Proven, nullptr, "", nullptr};
+      if (Checked & Guard::Dtype)
+        F.DtypeChecked = true;
+      return F;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call || !isTensorType(Call->getType()))
+      return F;
+    const uint64_t Facts = callFacts(Call);
+    if (const CXXMemberCallExpr *MC = tensorMethodCall(Call)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      F = resolve(Obj, Use, UseFn, Depth + 1);
+      if (Facts & op::DeviceOpaque)
+        F.Device = {};
+      if (Facts & op::MovesToCuda) {
+        F.Device = {PropState::Proven, MC, "", nullptr};
+      } else if (Facts & op::MovesToCpu) {
+        F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
+      } else if (Facts & op::MovesToArgument) {
+        for (const Expr *A : MC->arguments()) {
+          if (isa<CXXDefaultArgExpr>(A))
+            continue;
+          if (isTensorType(A->getType())) {
+            TensorFacts Other = resolve(A, Use, UseFn, Depth + 1);
+            F.Device = Other.Device;
+            F.Dtype = Other.Dtype;
+            F.DtypeAt = Other.DtypeAt;
+            continue;
+          }
+          DeviceClass D = classifyDevice(A);
+          if (D == DeviceClass::CUDA)
+            F.Device = {PropState::Proven, MC, "", nullptr};
+          else if (D == DeviceClass::CPU)
+            F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
+          else if (D == DeviceClass::Configurable)
+            F.Device = {};
+          if (std::string Dt = dtypeOf(A); !Dt.empty()) {
+            F.Dtype = Dt;
+            F.DtypeAt = A;
+            F.DtypeVar = nullptr;
+            F.DtypeChecked = false;
+          }
+        }
+      }
+      if (Facts & op::StridedView)
+        F.Contig = {PropState::Against, MC, "", nullptr};
+      else if ((Facts & op::Contiguity) && onlyDefaultArgs(MC))
+        F.Contig = {PropState::Proven, MC, "", nullptr};
+      else if (!(Facts & op::ValuePreserving) || (Facts & op::Slices))
+        F.Contig = {};
+      // Other methods keep the device; their dtype may change.
+      if (!(Facts & (op::ValuePreserving | op::StridedView | op::Contiguity)))
+        F.Dtype.clear();
+      return F;
+    }
+    if (Facts & op::Factory) {
+      F.Contig = {PropState::Proven, Call, "", nullptr};
+      const Expr *Opts = nullptr;
+      if (optionsArgument(Call, Opts))
+        applyOptions(F, Call, Opts, Use, UseFn, Depth);
+      return F;
+    }
+    if ((Facts & op::LikeFactory) && Call->getNumArgs() >= 1) {
+      F = resolve(Call->getArg(0), Use, UseFn, Depth + 1);
+      const Expr *Opts = nullptr;
+      if (optionsArgument(Call, Opts) && Opts) {
+        DeviceClass D = classifyDevice(Opts);
+        if (D == DeviceClass::CUDA)
+          F.Device = {PropState::Proven, Call, "", nullptr};
+        else if (D == DeviceClass::CPU)
+          F.Device = {PropState::Against, Call, "on the CPU", nullptr};
+        if (std::string Dt = dtypeOf(Opts); !Dt.empty()) {
+          F.Dtype = Dt;
+          F.DtypeAt = Opts;
+          F.DtypeVar = nullptr;
+        }
+      }
+      return F;
+    }
+    return F;
+  }
+
+  //===--- Raw views ------------------------------------------------------===//
+
+  /// The raw view of storage that kernel argument \p A is (through casts,
+  /// pointer arithmetic and pointer or accessor locals).
+  std::optional<RawView> rawView(const Expr *A, unsigned Depth = 0) {
+    QualType CastElement;
+    for (unsigned I = 0; A && I < limits::OriginDepth + Depth; ++I) {
+      A = peel(A);
+      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(A)) {
+        if (CastElement.isNull() && Cast->getType()->isPointerType())
+          CastElement = Cast->getType()->getPointeeType();
+        A = Cast->getSubExpr();
+        continue;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(A);
+          BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
+        A = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                     : BO->getRHS();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(A)) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        if (!VD ||
+            !(VD->getType()->isPointerType() || isAccessorType(VD->getType())))
+          return std::nullopt;
+        A = singleDefinition(VD);
+        continue;
+      }
+      break;
+    }
+    const CXXMemberCallExpr *MC = tensorMethodCall(A);
+    if (!MC || !(callFacts(MC) & op::RawDataPointer))
+      return std::nullopt;
+    RawView V;
+    V.Call = MC;
+    V.Tensor = MC->getImplicitObjectArgument();
+    QualType T = MC->getType();
+    // The element type as written (`data_ptr<int64_t>`, `scalar_t`), which
+    // the instantiated return type has lost.
+    QualType Written;
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+        ME && ME->getNumTemplateArgs() > 0 &&
+        ME->getTemplateArgs()[0].getArgument().getKind() ==
+            TemplateArgument::Type)
+      Written = ME->getTemplateArgs()[0].getArgument().getAsType();
+    if (T->isPointerType()) {
+      QualType Pointee = T->getPointeeType();
+      V.Typed = !Pointee->isVoidType();
+      V.Element = !V.Typed            ? CastElement
+                  : !Written.isNull() ? Written
+                                      : Pointee;
+    } else if (isAccessorType(T)) {
+      V.Typed = V.Accessor = true;
+      V.Element = !Written.isNull() ? Written : accessorElement(T);
+    } else {
+      return std::nullopt; // Tensor::data(): a tensor, not a pointer
+    }
+    return V;
+  }
+
+  /// The parameter of \p FD that kernel argument \p A passes on, if any.
+  const ParmVarDecl *passedParam(const Expr *A, const FunctionDecl *FD) {
+    for (unsigned I = 0; A && I < limits::OriginDepth; ++I) {
+      A = peel(A);
+      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(A)) {
+        A = Cast->getSubExpr();
+        continue;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(A);
+          BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
+        A = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                     : BO->getRHS();
+        continue;
+      }
+      const auto *DRE = dyn_cast<DeclRefExpr>(A);
+      if (!DRE)
+        return nullptr;
+      if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        return PVD->getDeclContext() == FD ? PVD : nullptr;
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return nullptr;
+      A = singleDefinition(VD);
+    }
+    return nullptr;
+  }
+
+  LauncherAnswer launcher(const FunctionDecl *Callee, unsigned Param,
+                          unsigned Depth) {
+    if (!Callee || Depth > Config.MaxLauncherDepth || isTorchFunction(Callee))
+      return {};
+    const FunctionDecl *Def = Callee->getDefinition();
+    const FunctionDecl *Decl = Def ? Def : Callee;
+    if (Param >= Decl->getNumParams() || !isUserDecl(Decl))
+      return {};
+    QualType PT = Decl->getParamDecl(Param)->getType();
+    if (!PT->isPointerType() && !isAccessorType(PT))
+      return {};
+    if (!Def || !Def->getBody()) {
+      // Only declared here (defined in a .cu file): a launcher when it
+      // takes a stream.
+      for (const ParmVarDecl *P : Decl->parameters())
+        if (isCudaStreamType(P->getType()))
+          return {true, nullptr};
+      return {};
+    }
+    auto Key = std::make_pair(Def, Param);
+    if (auto It = Launchers.find(Key); It != Launchers.end())
+      return It->second;
+    Launchers[Key] = {}; // recursion
+    const ParmVarDecl *PVD = Def->getParamDecl(Param);
+    LauncherAnswer Answer;
+    // The body and the lambdas written in it.
+    llvm::SmallVector<const Stmt *, 32> Stack{Def->getBody()};
+    while (!Stack.empty() && !Answer.Is) {
+      const Stmt *S = Stack.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *L = dyn_cast<CUDAKernelCallExpr>(S)) {
+        for (const Expr *A : L->arguments())
+          if (passedParam(A, Def) == PVD)
+            Answer = {true, L};
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Next = Call->getDirectCallee();
+        unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                                 isa_and_nonnull<CXXMethodDecl>(Next)
+                             ? 1
+                             : 0;
+        for (unsigned A = Shift; Next && A < Call->getNumArgs(); ++A)
+          if (passedParam(Call->getArg(A), Def) == PVD) {
+            LauncherAnswer Inner = launcher(Next, A - Shift, Depth + 1);
+            if (Inner.Is)
+              Answer = {true, Inner.Launch ? Inner.Launch : Call};
+          }
+      }
+      for (const Stmt *Child : S->children())
+        Stack.push_back(Child);
+    }
+    Launchers[Key] = Answer;
+    return Answer;
+  }
+
+  //===--- What follows a launch ------------------------------------------===//
+
+  /// \p S contains a launch check: a check macro, or a read of the launch
+  /// error whose value is used.
+  bool isLaunchCheck(const Stmt *S, const FunctionDecl *FD) {
+    bool Found = false;
+    const Stmt *Whole = S;
+    if (const auto *E = dyn_cast<Expr>(S))
+      Whole = peel(E);
+    forEachOwnStmt(S, [&](const Stmt *Sub) {
+      if (Found)
+        return;
+      if (Sub->getBeginLoc().isMacroID() &&
+          inMacroNamed(Sub->getBeginLoc(), SM, Ctx.getLangOpts(),
+                       CheckMacros)) {
+        Found = true;
+        return;
+      }
+      const auto *Call = dyn_cast<CallExpr>(Sub);
+      if (!Call || !(callFacts(Call) & op::ReadsLaunchError) ||
+          formOf(Call->getDirectCallee()) != op::Global)
+        return;
+      if (Call == Whole)
+        return; // cudaGetLastError(); clears the error, unread
+      const Stmt *P = parent(FD, Call);
+      if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(P))
+        if (Cast->getType()->isVoidType())
+          return;
+      Found = true;
+    });
+    return Found;
+  }
+
+  /// \p S only launches kernels (a launch, a block or branches of them).
+  static bool isLaunchOnly(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > limits::SearchDepth)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S))
+      return isa<CUDAKernelCallExpr>(peel(E));
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      if (CS->body_empty())
+        return false;
+      for (const Stmt *Child : CS->body())
+        if (!isa<NullStmt>(Child) && !isLaunchOnly(Child, Depth + 1))
+          return false;
+      return true;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return isLaunchOnly(If->getThen(), Depth + 1) &&
+             (!If->getElse() || isLaunchOnly(If->getElse(), Depth + 1));
+    return false;
+  }
+
+  /// The lambda expression whose body holds \p S in \p FD's parent map.
+  const LambdaExpr *enclosingLambda(const FunctionDecl *FD, const Stmt *S) {
+    for (unsigned I = 0; S && I < limits::StatementNesting; ++I) {
+      const Stmt *P = parent(FD, S);
+      if (const auto *L = dyn_cast_or_null<LambdaExpr>(P))
+        if (L->getBody() == S)
+          return L;
+      S = P;
+    }
+    return nullptr;
+  }
+
+  /// The lambda \p L is called where it is written: `[&] { ... }()` or
+  /// passed to a call, not stored for later.
+  bool calledWhereWritten(const FunctionDecl *FD, const LambdaExpr *L) {
+    const Stmt *Cur = L;
+    for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
+      const Stmt *P = parent(FD, Cur);
+      if (!P)
+        return false;
+      if (isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
+          isa<CXXBindTemporaryExpr>(P) || isa<ParenExpr>(P) ||
+          isa<ExprWithCleanups>(P) || isa<CXXConstructExpr>(P)) {
+        Cur = P;
+        continue;
+      }
+      return isa<CallExpr>(P);
+    }
+    return false;
+  }
+
+  /// The loop or switch a break (or the loop a continue) leaves.
+  const Stmt *jumpTarget(const FunctionDecl *FD, const Stmt *Jump) {
+    const bool Break = isa<BreakStmt>(Jump);
+    const Stmt *Cur = Jump;
+    for (unsigned I = 0; I < limits::StatementNesting; ++I) {
+      const Stmt *P = parent(FD, Cur);
+      if (!P || isa<LambdaExpr>(P))
+        return nullptr;
+      if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
+          isa<CXXForRangeStmt>(P) || (Break && isa<SwitchStmt>(P)))
+        return P;
+      Cur = P;
+    }
+    return nullptr;
+  }
+
+  void follow(KernelLaunchSite &Site) {
+    const FunctionDecl *FD = Site.Function;
+    const Stmt *Root =
+        outerFunctionOf(FD) ? outerFunctionOf(FD)->getBody() : nullptr;
+    const Stmt *Cur = Site.Launch;
+    auto LeaveLambdaOrReturn = [&](const Stmt *Ret) -> bool {
+      // A return in a lambda that is called where it is written continues
+      // after that call.
+      if (const LambdaExpr *L = enclosingLambda(FD, Ret)) {
+        if (!calledWhereWritten(FD, L)) {
+          Site.Follow = KernelLaunchSite::After::Unknown;
+          return false;
+        }
+        Cur = L;
+        return true;
+      }
+      Site.Follow = KernelLaunchSite::After::Unchecked;
+      Site.Next = nullptr;
+      return false;
+    };
+    for (unsigned I = 0; I < limits::StatementNesting * 4; ++I) {
+      const Stmt *P = parent(FD, Cur);
+      if (!P) {
+        Site.Follow = Cur == Root ? KernelLaunchSite::After::Unchecked
+                                  : KernelLaunchSite::After::Unknown;
+        Site.Next = nullptr;
+        return;
+      }
+      if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+        if (!Site.Statement)
+          Site.Statement = Cur;
+        bool After = false;
+        const Stmt *Jump = nullptr;
+        for (const Stmt *Child : CS->body()) {
+          if (Child == Cur) {
+            After = true;
+            continue;
+          }
+          if (!After)
+            continue;
+          const Stmt *N = Child;
+          while (isa<SwitchCase>(N) || isa<LabelStmt>(N) ||
+                 isa<AttributedStmt>(N)) {
+            if (const auto *SC = dyn_cast<SwitchCase>(N))
+              N = SC->getSubStmt();
+            else if (const auto *LS = dyn_cast<LabelStmt>(N))
+              N = LS->getSubStmt();
+            else
+              N = cast<AttributedStmt>(N)->getSubStmt();
+          }
+          if (isLaunchCheck(N, FD)) {
+            Site.Follow = KernelLaunchSite::After::Checked;
+            Site.Next = N;
+            return;
+          }
+          if (isa<NullStmt>(N) || isLaunchOnly(N))
+            continue;
+          if (isa<BreakStmt>(N) || isa<ContinueStmt>(N)) {
+            Jump = N;
+            break;
+          }
+          if (isa<ReturnStmt>(N)) {
+            if (!LeaveLambdaOrReturn(N)) {
+              if (Site.Follow == KernelLaunchSite::After::Unchecked)
+                Site.Next = N;
+              return;
+            }
+            Jump = Cur; // continue from the lambda
+            break;
+          }
+          Site.Follow = KernelLaunchSite::After::Unchecked;
+          Site.Next = N;
+          return;
+        }
+        if (Jump && (isa<BreakStmt>(Jump) || isa<ContinueStmt>(Jump))) {
+          const Stmt *Target = jumpTarget(FD, Jump);
+          if (!Target) {
+            Site.Follow = KernelLaunchSite::After::Unknown;
+            return;
+          }
+          Cur = Target;
+          continue;
+        }
+        if (!Jump)
+          Cur = P; // the end of the block
+        continue;
+      }
+      if (const auto *L = dyn_cast<LambdaExpr>(P)) {
+        // The end of a lambda's body: it returns to its caller.
+        if (!calledWhereWritten(FD, L)) {
+          Site.Follow = KernelLaunchSite::After::Unknown;
+          return;
+        }
+        Cur = L;
+        continue;
+      }
+      if (isa<ReturnStmt>(P)) {
+        if (!LeaveLambdaOrReturn(P))
+          return;
+        continue;
+      }
+      Cur = P;
+    }
+    Site.Follow = KernelLaunchSite::After::Unknown;
+  }
+
+  //===--- Evidence that a launch can fail --------------------------------===//
+
+  /// The value of a grid or block dimension when every size read from a
+  /// tensor is 0; nothing when the model cannot tell. \p Leaf gets the
+  /// first size read, \p Via the first local followed to it.
+  std::optional<int64_t> valueWhenEmpty(const Expr *E, const Expr *&Leaf,
+                                        const VarDecl *&Via,
+                                        unsigned Depth = 0) {
+    if (!E || Depth > limits::OriginDepth || E->isValueDependent())
+      return std::nullopt;
+    E = peel(E);
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return valueWhenEmpty(Cast->getSubExpr(), Leaf, Via, Depth + 1);
+    Expr::EvalResult R;
+    if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+    if (const auto *MC = tensorMethodCall(E)) {
+      if (MC->getType()->isIntegerType()) {
+        if (!Leaf)
+          Leaf = MC;
+        return 0;
+      }
+      return std::nullopt;
+    }
+    if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
+        Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
+      if (const auto *Sizes = tensorMethodCall(peel(Sub->getArg(0))))
+        if (callFacts(Sizes) & op::SizesList) {
+          if (!Leaf)
+            Leaf = Sub;
+          return 0;
+        }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      const Expr *Def = VD ? singleDefinition(VD) : nullptr;
+      if (!Def)
+        return std::nullopt;
+      const VarDecl *Before = Via;
+      if (!Via)
+        Via = VD;
+      auto V = valueWhenEmpty(Def, Leaf, Via, Depth + 1);
+      if (!Leaf)
+        Via = Before;
+      return V;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // threads.x of a local `dim3 threads(16, 16)`.
+      const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      const auto *Base = dyn_cast<DeclRefExpr>(peel(ME->getBase()));
+      const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+      if (!Field || !VD || !isDim3(VD->getType()))
+        return std::nullopt;
+      const auto *Ctor =
+          dyn_cast_or_null<CXXConstructExpr>(peel(singleDefinition(VD)));
+      if (!Ctor || Field->getFieldIndex() >= 3)
+        return std::nullopt;
+      unsigned Index = Field->getFieldIndex();
+      if (Index >= Ctor->getNumArgs() ||
+          isa<CXXDefaultArgExpr>(Ctor->getArg(Index)))
+        return 1;
+      return valueWhenEmpty(Ctor->getArg(Index), Leaf, Via, Depth + 1);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      auto L = valueWhenEmpty(BO->getLHS(), Leaf, Via, Depth + 1);
+      auto Rv = valueWhenEmpty(BO->getRHS(), Leaf, Via, Depth + 1);
+      if (!L || !Rv)
+        return std::nullopt;
+      switch (BO->getOpcode()) {
+      case BO_Add:
+        return *L + *Rv;
+      case BO_Sub:
+        return *L - *Rv;
+      case BO_Mul:
+        return *L * *Rv;
+      case BO_Div:
+        return *Rv == 0 ? std::nullopt : std::optional<int64_t>(*L / *Rv);
+      case BO_Rem:
+        return *Rv == 0 ? std::nullopt : std::optional<int64_t>(*L % *Rv);
+      case BO_Shr:
+        return *Rv < 0 || *Rv > 62 ? std::nullopt
+                                   : std::optional<int64_t>(*L >> *Rv);
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      // Conditions on sizes are out of this evaluator's reach.
+      auto T = valueWhenEmpty(CO->getTrueExpr(), Leaf, Via, Depth + 1);
+      auto F = valueWhenEmpty(CO->getFalseExpr(), Leaf, Via, Depth + 1);
+      if (T && F && *T == *F)
+        return T;
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const uint64_t Facts = callFacts(Call);
+      if ((Facts & (op::StdMin | op::StdMax)) && Call->getNumArgs() == 2) {
+        auto A = valueWhenEmpty(Call->getArg(0), Leaf, Via, Depth + 1);
+        auto B = valueWhenEmpty(Call->getArg(1), Leaf, Via, Depth + 1);
+        if (!A || !B)
+          return std::nullopt;
+        return (Facts & op::StdMin) ? std::min(*A, *B) : std::max(*A, *B);
+      }
+    }
+    return std::nullopt;
+  }
+
+  static bool isDim3(QualType T) {
+    const CXXRecordDecl *RD = recordOf(T);
+    return RD && RD->getIdentifier() && RD->getName() == "dim3" &&
+           RD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+  }
+
+  /// The dimensions of a grid or block argument: a dim3's constructor
+  /// arguments (through a local), or one integer for x.
+  llvm::SmallVector<const Expr *, 3> dimensions(const Expr *E) {
+    llvm::SmallVector<const Expr *, 3> Dims;
+    for (unsigned I = 0; E && I < limits::OriginDepth; ++I) {
+      E = peel(E);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        if (VD && isDim3(VD->getType())) {
+          E = singleDefinition(VD);
+          continue;
+        }
+      }
+      if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+          Ctor && isDim3(Ctor->getType())) {
+        if (Ctor->getNumArgs() == 1 && isDim3(Ctor->getArg(0)->getType())) {
+          E = Ctor->getArg(0);
+          continue;
+        }
+        for (const Expr *A : Ctor->arguments())
+          Dims.push_back(isa<CXXDefaultArgExpr>(A) ? nullptr : A);
+        return Dims;
+      }
+      if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      if (E->getType()->isIntegerType())
+        Dims.push_back(E);
+      return Dims;
+    }
+    return Dims;
+  }
+
+  LaunchFailure failure(const KernelLaunchSite &Site) {
+    LaunchFailure F;
+    const CallExpr *Config = Site.Launch->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return F;
+    // A constant block of more than 1024 threads.
+    uint64_t Threads = 1;
+    bool AllConstant = true;
+    for (const Expr *D : dimensions(Config->getArg(1))) {
+      if (!D)
+        continue;
+      Expr::EvalResult R;
+      const Expr *Leaf = nullptr;
+      const VarDecl *Via = nullptr;
+      auto V = valueWhenEmpty(D, Leaf, Via);
+      if (!V || Leaf || *V <= 0) {
+        AllConstant = false;
+        break;
+      }
+      Threads *= static_cast<uint64_t>(*V);
+    }
+    if (AllConstant && Threads > 1024) {
+      F.K = LaunchFailure::OversizedBlock;
+      F.Threads = Threads;
+      return F;
+    }
+    unsigned Dim = 0;
+    for (const Expr *D : dimensions(Config->getArg(0))) {
+      unsigned This = Dim++;
+      if (!D)
+        continue;
+      const Expr *Leaf = nullptr;
+      const VarDecl *Via = nullptr;
+      auto V = valueWhenEmpty(D, Leaf, Via);
+      if (!V || *V != 0)
+        continue;
+      if (!Leaf) {
+        F.K = LaunchFailure::ZeroGrid;
+        F.Dim = This;
+        return F;
+      }
+      // A check on an empty input before the launch makes it a choice.
+      if (provenAt(nullptr, Site.Launch, Site.Function) & Guard::NonEmpty)
+        return F;
+      F.K = LaunchFailure::EmptyGrid;
+      F.Dim = This;
+      F.Size = Leaf;
+      F.Via = Via;
+      return F;
+    }
+    return F;
+  }
+
+  static void classifyStream(KernelLaunchSite &Site, const ASTContext &Ctx) {
+    const CallExpr *Config = Site.Launch->getConfig();
+    Site.WrittenConfigArgs = 0;
+    if (!Config)
+      return;
+    for (const Expr *A : Config->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        ++Site.WrittenConfigArgs;
+    if (Config->getNumArgs() < 4 || isa<CXXDefaultArgExpr>(Config->getArg(3))) {
+      Site.Stream = KernelLaunchSite::StreamUse::Missing;
+      return;
+    }
+    const Expr *S = Config->getArg(3);
+    if (S->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                                 Expr::NPC_ValueDependentIsNotNull)) {
+      Site.Stream = KernelLaunchSite::StreamUse::NullConstant;
+      return;
+    }
+    // cudaStreamLegacy, cudaStreamPerThread: ((cudaStream_t)0x1), 0x2.
+    const Expr *Inner = S->IgnoreParenCasts();
+    Expr::EvalResult R;
+    if (Inner != S->IgnoreParens() && Inner->getType()->isIntegerType() &&
+        !Inner->isValueDependent() && Inner->EvaluateAsInt(R, Ctx) &&
+        (R.Val.getInt() == 1 || R.Val.getInt() == 2))
+      Site.Stream = KernelLaunchSite::StreamUse::NullConstant;
+  }
+
+  //===--- Arguments ------------------------------------------------------===//
+
+  void checkArgument(const Expr *Arg, const CallExpr *Sink,
+                     const FunctionDecl *FD, const FunctionDecl *Launcher,
+                     const Expr *LauncherLaunch,
+                     std::vector<KernelArgIssue> &Out) {
+    std::optional<RawView> View = rawView(Arg);
+    if (!View)
+      return;
+    TensorFacts F = resolve(View->Tensor, Sink, FD);
+    KernelArgIssue Base;
+    Base.Sink = Sink;
+    Base.Launcher = Launcher;
+    Base.LauncherLaunch = LauncherLaunch;
+    Base.Argument = Arg;
+    Base.RawView = View->Call;
+    Base.Tensor = View->Tensor;
+    Base.TypedView = View->Typed;
+    if (!View->Element.isNull())
+      Base.Pointee = View->Element.getAsString(Ctx.getPrintingPolicy());
+    auto Emit = [&](KernelArgIssue::Property P, const PropState &S) {
+      KernelArgIssue I = Base;
+      I.P = P;
+      I.Evidence = S.K == PropState::Against;
+      I.At = S.At;
+      I.Var = S.Var;
+      I.Detail = S.Why;
+      Out.push_back(std::move(I));
+    };
+    if (F.Device.K == PropState::Against ||
+        (F.Device.K == PropState::Unknown && Config.ReportUnprovenArguments))
+      Emit(KernelArgIssue::NotOnCuda, F.Device);
+    // An accessor carries its strides; a raw pointer is read as contiguous.
+    if (!View->Accessor &&
+        (F.Contig.K == PropState::Against ||
+         (F.Contig.K == PropState::Unknown && Config.ReportUnprovenArguments)))
+      Emit(KernelArgIssue::NotContiguous, F.Contig);
+    if (View->Element.isNull() || View->Element->isVoidType() ||
+        isDispatchType(View->Element, SM) || F.DtypeChecked)
+      return;
+    if (!F.Dtype.empty()) {
+      std::optional<bool> Match = elementMatches(View->Element, F.Dtype, Ctx);
+      if (Match && !*Match) {
+        KernelArgIssue I = Base;
+        I.P = KernelArgIssue::WrongDtype;
+        I.At = F.DtypeAt;
+        I.Var = F.DtypeVar;
+        I.Detail = F.Dtype;
+        Out.push_back(std::move(I));
+      }
+    } else if (Config.ReportUnprovenArguments && !View->Typed) {
+      KernelArgIssue I = Base;
+      I.P = KernelArgIssue::WrongDtype;
+      I.Evidence = false;
+      Out.push_back(std::move(I));
+    }
+  }
+};
+
+KernelLaunchAnalysis::KernelLaunchAnalysis(ASTContext &Ctx,
+                                           KernelLaunchConfig Config)
+    : P(std::make_unique<Impl>(Ctx, std::move(Config))) {}
+
+KernelLaunchAnalysis::~KernelLaunchAnalysis() = default;
+
+std::vector<KernelLaunchSite>
+KernelLaunchAnalysis::launches(const FunctionDecl *FD) {
+  std::vector<KernelLaunchSite> Out;
+  if (!FD || !FD->getBody())
+    return Out;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *L = dyn_cast<CUDAKernelCallExpr>(S);
+    if (!L || L->isValueDependent() || L->isTypeDependent())
+      return;
+    KernelLaunchSite Site;
+    Site.Launch = L;
+    Site.Function = FD;
+    P->follow(Site);
+    Impl::classifyStream(Site, P->Ctx);
+    Site.Failure = P->failure(Site);
+    Out.push_back(Site);
+  });
+  return Out;
+}
+
+std::vector<KernelArgIssue>
+KernelLaunchAnalysis::argumentIssues(const FunctionDecl *FD) {
+  std::vector<KernelArgIssue> Out;
+  if (!FD || !FD->getBody())
+    return Out;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || Call->isValueDependent() || Call->isTypeDependent())
+      return;
+    if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Call)) {
+      for (const Expr *A : L->arguments())
+        P->checkArgument(A, L, FD, nullptr, nullptr, Out);
+      return;
+    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || isTorchFunction(Callee) || !isUserDecl(Callee))
+      return;
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
+      Impl::LauncherAnswer Answer = P->launcher(Callee, A - Shift, 0);
+      if (Answer.Is)
+        P->checkArgument(Call->getArg(A), Call, FD, Callee, Answer.Launch, Out);
+    }
+  });
+  return Out;
+}
+
+bool KernelLaunchAnalysis::isLauncherParam(const FunctionDecl *Callee,
+                                           unsigned Param,
+                                           const Expr **LaunchOut) {
+  Impl::LauncherAnswer A = P->launcher(Callee, Param, 0);
+  if (LaunchOut)
+    *LaunchOut = A.Launch;
+  return A.Is;
+}
+
+bool KernelLaunchAnalysis::usesLibTorch() {
+  if (P->UsesTorch)
+    return *P->UsesTorch;
+  bool Uses = false;
+  ASTContext &Ctx = P->Ctx;
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  for (NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
+    if (auto *NS = dyn_cast<NamespaceDecl>(ND))
+      for (NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
+        if (isa<CXXRecordDecl>(Inner))
+          Uses = true;
+  P->UsesTorch = Uses;
+  return Uses;
+}
+
+} // namespace torchtidy

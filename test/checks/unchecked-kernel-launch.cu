@@ -1,0 +1,266 @@
+// RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda
+
+#include <ATen/cuda/CUDAContext.h>
+#include <torch/torch.h>
+
+__global__ void scale_kernel(float *x, int n) {}
+__global__ void copy_kernel(const float *in, float *out, int n) {}
+__global__ void index_kernel(const int64_t *idx, int n) {}
+template <typename T> __global__ void fill_kernel(T *x, int n) {}
+template <typename scalar_t>
+__global__ void interp_kernel(
+    torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits> in,
+    torch::PackedTensorAccessor32<scalar_t, 2, torch::RestrictPtrTraits> out) {}
+
+//===--- Unchecked launches that can fail ---------------------------------===//
+
+// The grid is 0 when the input is empty, nothing reads the launch error,
+// and the kernel runs on the legacy default stream (the tutorial pattern:
+// a dim3 grid inside the dispatch macro's lambda).
+torch::Tensor interp(torch::Tensor feats) {
+  const int N = feats.size(0), F = feats.size(1);
+  torch::Tensor out = torch::empty({N, F}, feats.options());
+  const dim3 threads(16, 16);
+  const dim3 blocks((N + threads.x - 1) / threads.x,
+                    (F + threads.y - 1) / threads.y);
+  AT_DISPATCH_FLOATING_TYPES(feats.scalar_type(), "interp", ([&] {
+    interp_kernel<scalar_t><<<blocks, threads>>>(
+        feats.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>(),
+        out.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>());
+  }));
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: warning: kernel launch of 'interp_kernel' has no stream argument: it runs on the legacy default stream, not on LibTorch's current stream, so it is not ordered with LibTorch's work on another stream (torch.cuda.stream, CUDAStreamGuard, DataParallel) and races with it; pass at::cuda::getCurrentCUDAStream() as the fourth launch argument [libtorch-unchecked-kernel-launch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: warning: kernel launch of 'interp_kernel' is not checked: if it fails, its error stays pending and the next unrelated CUDA call reports it, far from here; the grid's x dimension is computed from 'feats.size(0)', which is 0 for an empty tensor, and a grid of 0 blocks is an invalid configuration; add C10_CUDA_KERNEL_LAUNCH_CHECK() after it [libtorch-unchecked-kernel-launch]
+  // CHECK-FIXES: {{^}}    interp_kernel<scalar_t><<<blocks, threads, 0, at::cuda::getCurrentCUDAStream()>>>({{$}}
+  // CHECK-FIXES: {{^}}        out.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>());{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    C10_CUDA_KERNEL_LAUNCH_CHECK();{{$}}
+  return out;
+}
+
+// A stream, but no launch check before the function returns (the custom-op
+// tutorial's pattern).
+at::Tensor muladd(const at::Tensor &a, const at::Tensor &b) {
+  TORCH_CHECK(a.is_cuda());
+  at::Tensor a_contig = a.contiguous();
+  at::Tensor result = at::empty(a_contig.sizes(), a_contig.options());
+  float *a_ptr = a_contig.data_ptr<float>();
+  float *result_ptr = result.data_ptr<float>();
+  int numel = a_contig.numel();
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  copy_kernel<<<(numel + 255) / 256, 256, 0, stream>>>(a_ptr, result_ptr, numel);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'copy_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'a_contig.numel()', which is 0 for an empty tensor{{.*}}
+  // CHECK-FIXES: {{^}}  copy_kernel<<<(numel + 255) / 256, 256, 0, stream>>>(a_ptr, result_ptr, numel);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  C10_CUDA_KERNEL_LAUNCH_CHECK();{{$}}
+  return result;
+}
+
+// A launch written through a macro counts; the check goes after the macro.
+#define LAUNCH_SCALE(ptr, n)                                                   \
+  scale_kernel<<<((n) + 255) / 256, 256, 0,                                    \
+                 at::cuda::getCurrentCUDAStream()>>>(ptr, n)
+void scale(torch::Tensor x) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  int n = x.numel();
+  LAUNCH_SCALE(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} computed from 'x.numel()'{{.*}}
+  // CHECK-FIXES: {{^}}  LAUNCH_SCALE(x.data_ptr<float>(), n);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  C10_CUDA_KERNEL_LAUNCH_CHECK();{{$}}
+  x.fill_(2);
+}
+
+// A block of 2048 threads never starts.
+void too_many_threads(float *p, cudaStream_t stream) {
+  scale_kernel<<<1, dim3(64, 32), 0, stream>>>(p, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}}; its block has 2048 threads, more than the 1024 a block can have; add C10_CUDA_KERNEL_LAUNCH_CHECK() after it [libtorch-unchecked-kernel-launch]
+}
+
+// The next statement is not a check: a later one does not count.
+void late_check(torch::Tensor x, cudaStream_t stream) {
+  int n = x.size(0);
+  scale_kernel<<<(n + 127) / 128, 128, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}}'x.size(0)'{{.*}}
+  x += x;
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+//===--- Streams ----------------------------------------------------------===//
+
+// A null stream is the legacy default stream too.
+void null_stream(float *p) {
+  scale_kernel<<<1, 256, 0, 0>>>(p, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' passes a default stream: it runs on the legacy default stream{{.*}}
+  // CHECK-FIXES: {{^}}  scale_kernel<<<1, 256, 0, at::cuda::getCurrentCUDAStream()>>>(p, 1);{{$}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  scale_kernel<<<1, 256, 0, cudaStreamLegacy>>>(p, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' passes a default stream{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  scale_kernel<<<1, 256, 64>>>(p, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' has no stream argument{{.*}}
+  // CHECK-FIXES: {{^}}  scale_kernel<<<1, 256, 64, at::cuda::getCurrentCUDAStream()>>>(p, 1);{{$}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+//===--- Arguments: not on CUDA, not contiguous, another dtype ------------===//
+
+void cpu_output(torch::Tensor x, cudaStream_t stream) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  auto out = torch::zeros({x.numel()});
+  copy_kernel<<<1, 256, 0, stream>>>(x.data_ptr<float>(), out.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: 'out.data_ptr<float>()' passes the storage of 'out' to kernel 'copy_kernel', but 'out' is a CPU tensor: the kernel dereferences a host pointer on the GPU (an illegal memory access); create it with the options of the kernel's other inputs or move it with .cuda() [libtorch-unchecked-kernel-launch]
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto back = x.cpu();
+  copy_kernel<<<1, 256, 0, stream>>>(back.data_ptr<float>(), x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'back.data_ptr<float>()' passes the storage of 'back' to kernel 'copy_kernel', but 'back' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+void strided_input(torch::Tensor x, cudaStream_t stream) {
+  TORCH_CHECK(x.is_cuda());
+  auto xt = x.transpose(0, 1);
+  auto out = torch::empty_like(x);
+  copy_kernel<<<1, 256, 0, stream>>>(xt.data_ptr<float>(), out.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'xt.data_ptr<float>()' passes the storage of 'xt' to kernel 'copy_kernel' as a raw pointer, but 'xt' is not contiguous: the kernel reads it as a dense array and gets the wrong elements{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+void wrong_dtype(torch::Tensor x, cudaStream_t stream) {
+  auto idx = torch::zeros({4}, x.options().dtype(torch::kLong));
+  copy_kernel<<<1, 4, 0, stream>>>((const float *)idx.data_ptr(), x.data_ptr<float>(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: 'idx.data_ptr()' passes the storage of 'idx', which holds Long values, to kernel 'copy_kernel' as 'const float' elements: the kernel reinterprets their bytes{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto ids = torch::zeros({4}, x.options().dtype(torch::kInt));
+  index_kernel<<<1, 4, 0, stream>>>(ids.data_ptr<int64_t>(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'ids.data_ptr<int64_t>()' asks for 'int64_t' elements of 'ids', which holds Int values: it throws 'expected scalar type' before the launch{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// Through a launcher function of the file, and one only declared here that
+// takes a stream (defined in another .cu file).
+void launch_scale(float *p, int n, cudaStream_t stream) {
+  scale_kernel<<<1, 256, 0, stream>>>(p, n);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+void launch_copy(const float *in, float *out, int n, cudaStream_t stream);
+void through_launchers(torch::Tensor x, cudaStream_t stream) {
+  auto host = torch::ones({8}, torch::kFloat);
+  launch_scale(host.data_ptr<float>(), 8, stream);
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'host.data_ptr<float>()' passes the storage of 'host' to 'launch_scale', which launches a kernel with it, but 'host' is a CPU tensor{{.*}}
+  launch_copy(x.data_ptr<float>(), host.data_ptr<float>(), 8, stream);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'host.data_ptr<float>()' passes the storage of 'host' to 'launch_copy', which launches a kernel with it, but 'host' is a CPU tensor{{.*}}
+}
+
+//===--- Correct code: no diagnostics -------------------------------------===//
+
+void checked(torch::Tensor x, cudaStream_t stream) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  AT_CUDA_CHECK(cudaGetLastError());
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  TORCH_CHECK(cudaPeekAtLastError() == cudaSuccess);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  cudaError_t err = cudaGetLastError();
+  TORCH_CHECK(err == cudaSuccess, cudaGetErrorString(err));
+}
+
+// Launches one after another, or in the branches of an if, share a check.
+void one_check_for_several(torch::Tensor x, int k, cudaStream_t stream) {
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  if (k == 1)
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  else
+    scale_kernel<<<(n + 127) / 128, 128, 0, stream>>>(x.data_ptr<float>(), n);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// The check after the dispatch macro that calls the lambda.
+void checked_after_dispatch(torch::Tensor feats, torch::Tensor out) {
+  const int N = feats.size(0);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  AT_DISPATCH_FLOATING_TYPES(feats.scalar_type(), "interp", [&] {
+    interp_kernel<scalar_t><<<(N + 255) / 256, 256, 0, stream>>>(
+        feats.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>(),
+        out.packed_accessor32<scalar_t, 2, torch::RestrictPtrTraits>());
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// Empty inputs return early (or skip the launch): the grid cannot be 0, and
+// an unchecked launch has no evidence of failing.
+torch::Tensor empty_guarded(torch::Tensor x, cudaStream_t stream) {
+  auto out = torch::empty_like(x);
+  if (x.numel() == 0)
+    return out;
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(out.data_ptr<float>(), n);
+  return out;
+}
+void empty_skipped(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  if (n > 0) {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  }
+}
+void empty_checked(torch::Tensor x, cudaStream_t stream) {
+  int n = x.size(0);
+  TORCH_CHECK(n > 0, "empty input");
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
+void at_least_one_block(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  scale_kernel<<<std::max((n + 255) / 256, 1), 256, 0, stream>>>(
+      x.data_ptr<float>(), n);
+  scale_kernel<<<1, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
+
+// A lambda kept for later is not followed.
+void stored_lambda(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  auto run = [&] {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  };
+  run();
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// Tensors made on the device of the inputs, moved to CUDA, made contiguous,
+// of the pointer's dtype, or checked: nothing to report.
+void good_arguments(torch::Tensor x, cudaStream_t stream) {
+  auto a = torch::zeros({8}, x.options());
+  auto b = torch::zeros({8}).cuda();
+  auto c = torch::empty({8}, torch::TensorOptions().device(torch::kCUDA));
+  auto d = x.transpose(0, 1).contiguous();
+  auto e = torch::zeros_like(x);
+  copy_kernel<<<1, 8, 0, stream>>>(a.data_ptr<float>(), b.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  copy_kernel<<<1, 8, 0, stream>>>(c.data_ptr<float>(), d.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  copy_kernel<<<1, 8, 0, stream>>>(e.data_ptr<float>(), x.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto ids = torch::zeros({8}, x.options().dtype(torch::kLong));
+  index_kernel<<<1, 8, 0, stream>>>(ids.data_ptr<int64_t>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // A packed accessor carries its strides.
+  auto xt = x.transpose(0, 1);
+  interp_kernel<float><<<1, 8, 0, stream>>>(
+      xt.packed_accessor32<float, 2, torch::RestrictPtrTraits>(),
+      a.packed_accessor32<float, 2, torch::RestrictPtrTraits>());
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // A CPU tensor that is checked first never reaches the kernel.
+  auto host = torch::zeros({8});
+  TORCH_CHECK(host.is_cuda(), "expected a CUDA tensor");
+  scale_kernel<<<1, 8, 0, stream>>>(host.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// The dispatch macro's scalar_t is the dispatched tensor's dtype.
+void dispatched_dtype(torch::Tensor x, cudaStream_t stream) {
+  auto y = torch::zeros({8}, x.options().dtype(torch::kDouble));
+  AT_DISPATCH_FLOATING_TYPES(y.scalar_type(), "y", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}

@@ -1,0 +1,2 @@
+// Found through the nvcc command's -I.
+#pragma once
