@@ -72,7 +72,7 @@ static std::string opName(const Expr *E) {
 }
 
 /// The text of \p E when it lies in one file outside macros, else "".
-static std::string writtenText(const Expr *E, const ASTContext &Ctx) {
+static std::string quotedUnexpanded(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return "";
   return quotedText(E, Ctx);
@@ -80,7 +80,7 @@ static std::string writtenText(const Expr *E, const ASTContext &Ctx) {
 
 /// "a fixed device ('torch::kCUDA')", "the global device 'g_device'"...
 static std::string describeDevice(const FixedDevice &D, const ASTContext &Ctx) {
-  const std::string Text = writtenText(D.Spelling, Ctx);
+  const std::string Text = quotedUnexpanded(D.Spelling, Ctx);
   const std::string Quoted = Text.empty() ? "" : " ('" + Text + "'";
   const std::string WhenAvailable =
       D.WhenAvailable ? " when CUDA is available" : "";
@@ -240,7 +240,7 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
             D << FixItHint::CreateReplacement(R, "to(" + Input + ")");
         }
       } else if (S.Device.Spelling &&
-                 !writtenText(S.Device.Spelling, Ctx).empty()) {
+                 !quotedUnexpanded(S.Device.Spelling, Ctx).empty()) {
         CharSourceRange R = Lexer::makeFileCharRange(
             CharSourceRange::getTokenRange(S.Device.Spelling->getSourceRange()),
             Ctx.getSourceManager(), Ctx.getLangOpts());
@@ -275,7 +275,7 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
       return FixItHint::CreateInsertion(End, ", " + Device);
     }
     const Expr *Written = torchtidy::writtenArgument(Arg);
-    const std::string Text = writtenText(Written, Ctx);
+    const std::string Text = quotedUnexpanded(Written, Ctx);
     if (Text.empty())
       return std::nullopt;
     CharSourceRange R = Lexer::makeFileCharRange(
@@ -310,7 +310,7 @@ void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
   const std::string Device =
       S.Input ? S.Input->getNameAsString() + ".device()" : "";
   std::string Meets;
-  const std::string OtherText = writtenText(S.Other, Ctx);
+  const std::string OtherText = quotedUnexpanded(S.Other, Ctx);
   const std::string Other =
       OtherText.empty() ? "a tensor of the module" : "'" + OtherText + "'";
   if (S.OtherIsModule)

@@ -320,8 +320,6 @@ public:
   Tensor expand(IntArrayRef) const;
   Tensor t() const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
-  Tensor permute(IntArrayRef dims) const;
-  template <typename T> T *data() const;
   Tensor long_() const;
   Tensor sum() const;
   Tensor mean() const;
