@@ -60,11 +60,59 @@ void UncheckedKernelLaunchCheck::storeOptions(
   Options.store(Opts, "IncludeStyle", Inserter.getStyle());
 }
 
-void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &,
+namespace {
+
+/// Records the first place user code makes its file a PyTorch extension or
+/// an op library (UncheckedKernelLaunchCheck::StreamEvidence).
+class ExtensionEvidence : public PPCallbacks {
+public:
+  ExtensionEvidence(const SourceManager &SM, UncheckedKernelLaunchCheck &Check)
+      : SM(SM), Check(Check) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const Token &,
+                          StringRef FileName, bool, CharSourceRange,
+                          OptionalFileEntryRef, StringRef, StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (FileName == "torch/extension.h")
+      record(HashLoc, "it includes <torch/extension.h>: a PyTorch extension, "
+                      "whose ops Python calls under torch.cuda.stream");
+  }
+
+  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
+                    const MacroArgs *) override {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II)
+      return;
+    StringRef N = II->getName();
+    if (N == "TORCH_LIBRARY" || N == "TORCH_LIBRARY_IMPL" ||
+        N == "TORCH_LIBRARY_FRAGMENT" || N == "PYBIND11_MODULE")
+      record(Name.getLocation(),
+             ("it registers ops with " + N +
+              ": their callers choose the stream they run on")
+                 .str());
+  }
+
+private:
+  void record(SourceLocation Loc, std::string What) {
+    if (Check.OtherStreams || !torchtidy::isUserCode(Loc, SM))
+      return;
+    Check.OtherStreams = UncheckedKernelLaunchCheck::StreamEvidence{
+        SM.getExpansionLoc(Loc), std::move(What)};
+  }
+
+  const SourceManager &SM;
+  UncheckedKernelLaunchCheck &Check;
+};
+
+} // namespace
+
+void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &SM,
                                                      Preprocessor *PP,
                                                      Preprocessor *) {
   this->PP = PP;
   Inserter.registerPreprocessor(PP);
+  PP->addPPCallbacks(std::make_unique<ExtensionEvidence>(SM, *this));
 }
 
 void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
@@ -86,6 +134,13 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   Config.ReportUnprovenArguments = ReportUnprovenArguments;
   torchtidy::KernelLaunchAnalysis Analysis(*Context, std::move(Config));
   const bool Torch = Analysis.usesLibTorch();
+  // A stream the program creates is evidence too.
+  if (!OtherStreams)
+    if (const CallExpr *Create = Analysis.firstStreamCreation())
+      OtherStreams = StreamEvidence{
+          Create->getBeginLoc(),
+          "it creates a stream here: work on it and on the default stream "
+          "is not ordered"};
   torchtidy::forEachUserFunction(*Context, [&](const FunctionDecl *FD) {
     for (const torchtidy::KernelLaunchSite &Site : Analysis.launches(FD)) {
       if (!torchtidy::isUserCode(Site.Launch->getBeginLoc(),
@@ -95,7 +150,7 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
           (Site.Failure.K != torchtidy::LaunchFailure::None ||
            RequireLaunchCheck))
         reportUnchecked(Site);
-      if (ReportDefaultStream && Torch &&
+      if (ReportDefaultStream && Torch && OtherStreams &&
           Site.Stream != torchtidy::KernelLaunchSite::StreamUse::Given)
         reportStream(Site);
     }
@@ -109,6 +164,7 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
 void UncheckedKernelLaunchCheck::onEndOfTranslationUnit() {
   Reported.clear();
   FixedAt.clear();
+  OtherStreams.reset();
   Context = nullptr;
 }
 
@@ -218,41 +274,48 @@ void UncheckedKernelLaunchCheck::reportStream(
   const std::string Kernel = torchtidy::kernelName(Site.Launch);
   const bool Null =
       Site.Stream == torchtidy::KernelLaunchSite::StreamUse::NullConstant;
-  DiagnosticBuilder D =
-      diag(Loc,
-           "kernel launch%select{| of '%1'}0 %select{has no stream argument|"
-           "passes a default stream}2: it runs on the legacy default stream, "
-           "not on LibTorch's current stream, so it is not ordered with "
-           "LibTorch's work on another stream (torch.cuda.stream, "
-           "CUDAStreamGuard, DataParallel) and races with it; pass "
-           "at::cuda::getCurrentCUDAStream() as the fourth launch argument")
-      << !Kernel.empty() << Kernel << Null;
-  const CallExpr *Config = Site.Launch->getConfig();
-  if (!Config)
-    return;
-  bool Fixed = false;
-  if (Null && Config->getNumArgs() >= 4) {
-    CharSourceRange Range = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Config->getArg(3)->getSourceRange()), SM,
-        Context->getLangOpts());
-    if (Range.isValid()) {
-      D << FixItHint::CreateReplacement(Range, CurrentStream);
-      Fixed = true;
+  {
+    DiagnosticBuilder D =
+        diag(Loc,
+             "kernel launch%select{| of '%1'}0 %select{has no stream argument|"
+             "passes a default stream}2: it runs on the legacy default stream, "
+             "not on LibTorch's current stream, so it is not ordered with "
+             "LibTorch's work on another stream (torch.cuda.stream, "
+             "CUDAStreamGuard, DataParallel) and races with it; pass "
+             "at::cuda::getCurrentCUDAStream() as the fourth launch argument")
+        << !Kernel.empty() << Kernel << Null;
+    const CallExpr *Config = Site.Launch->getConfig();
+    bool Fixed = false;
+    if (!Config) {
+      // No configuration to fix.
+    } else if (Null && Config->getNumArgs() >= 4) {
+      CharSourceRange Range = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Config->getArg(3)->getSourceRange()),
+          SM, Context->getLangOpts());
+      if (Range.isValid()) {
+        D << FixItHint::CreateReplacement(Range, CurrentStream);
+        Fixed = true;
+      }
+    } else if (!Null &&
+               (Site.WrittenConfigArgs == 2 || Site.WrittenConfigArgs == 3)) {
+      SourceLocation Close = writtenLoc(Config->getRParenLoc());
+      if (Close.isFileID()) {
+        D << FixItHint::CreateInsertion(Close, (Site.WrittenConfigArgs == 2
+                                                    ? std::string(", 0, ")
+                                                    : std::string(", ")) +
+                                                   CurrentStream);
+        Fixed = true;
+      }
     }
-  } else if (!Null &&
-             (Site.WrittenConfigArgs == 2 || Site.WrittenConfigArgs == 3)) {
-    SourceLocation Close = writtenLoc(Config->getRParenLoc());
-    if (Close.isFileID()) {
-      D << FixItHint::CreateInsertion(Close, (Site.WrittenConfigArgs == 2
-                                                  ? std::string(", 0, ")
-                                                  : std::string(", ")) +
-                                                 CurrentStream);
-      Fixed = true;
-    }
+    if (Fixed && !declaresCurrentStream(*Context))
+      D << Inserter.createIncludeInsertion(SM.getFileID(Loc),
+                                           CurrentStreamHeader);
   }
-  if (Fixed && !declaresCurrentStream(*Context))
-    D << Inserter.createIncludeInsertion(SM.getFileID(Loc),
-                                         CurrentStreamHeader);
+  if (OtherStreams)
+    diag(OtherStreams->Loc,
+         "LibTorch may run on another stream when this file's kernels run: %0",
+         DiagnosticIDs::Note)
+        << OtherStreams->What;
 }
 
 void UncheckedKernelLaunchCheck::reportArgument(

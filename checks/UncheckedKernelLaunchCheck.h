@@ -57,6 +57,20 @@ private:
   llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
   /// Offsets a launch-check fix-it already inserts at.
   llvm::DenseSet<unsigned> FixedAt;
+
+public:
+  /// Evidence that this translation unit's kernels can run while LibTorch
+  /// works on a stream other than the default one: where user code includes
+  /// <torch/extension.h> (a PyTorch extension: its ops are called from
+  /// Python, under torch.cuda.stream) or registers ops with the dispatcher
+  /// (TORCH_LIBRARY, TORCH_LIBRARY_IMPL, PYBIND11_MODULE), or creates a
+  /// stream (cudaStreamCreate...). Without it a launch on the default stream
+  /// races with nothing and is not reported.
+  struct StreamEvidence {
+    SourceLocation Loc;
+    std::string What;
+  };
+  std::optional<StreamEvidence> OtherStreams;
 };
 
 } // namespace clang::tidy::libtorch

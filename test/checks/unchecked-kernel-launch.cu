@@ -1,7 +1,10 @@
 // RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda
 
+// A PyTorch extension: its ops run on whatever stream the Python caller
+// made current, so a launch on the default stream races (standalone
+// programs: unchecked-kernel-launch-standalone.cu).
 #include <ATen/cuda/CUDAContext.h>
-#include <torch/torch.h>
+#include <torch/extension.h>
 
 __global__ void scale_kernel(float *x, int n) {}
 __global__ void copy_kernel(const float *in, float *out, int n) {}

@@ -65,3 +65,12 @@ void checked_host(torch::Tensor x) {
       host.data_ptr<float>(), 8);
   TORCHTIDY_CHECK_LAUNCH();
 }
+
+// The evidence that LibTorch's current stream can be another one (a stream
+// the program creates), without which the default-stream launches above
+// race with nothing and are not reported.
+void side_stream() {
+  cudaStream_t side;
+  C10_CUDA_CHECK(cudaStreamCreate(&side));
+  C10_CUDA_CHECK(cudaStreamDestroy(side));
+}

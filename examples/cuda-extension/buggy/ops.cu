@@ -2,6 +2,7 @@
 #include "ops.h"
 
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 __global__ void scale_kernel(const float *in, float *out, float factor,
                              int64_t n) {
@@ -64,5 +65,22 @@ torch::Tensor gather_rows(const torch::Tensor &x, const torch::Tensor &ids) {
       x.data_ptr<float>(), static_cast<const int64_t *>(ids32.data_ptr()),
       out.data_ptr<float>(), ids32.numel(), x.size(1));
   C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}
+
+// scale() on a stream of the caller's own, made LibTorch's current stream:
+// from here on LibTorch's work and the legacy default stream are not ordered
+// (what makes a launch on the default stream a race).
+torch::Tensor scale_on_side_stream(const torch::Tensor &x, float factor) {
+  cudaStream_t side;
+  C10_CUDA_CHECK(cudaStreamCreate(&side));
+  torch::Tensor out;
+  {
+    c10::cuda::CUDAStreamGuard guard(
+        c10::cuda::getStreamFromExternal(side, x.device().index()));
+    out = scale(x, factor);
+  }
+  C10_CUDA_CHECK(cudaStreamSynchronize(side));
+  C10_CUDA_CHECK(cudaStreamDestroy(side));
   return out;
 }

@@ -1660,6 +1660,20 @@ bool KernelLaunchAnalysis::isLauncherParam(const FunctionDecl *Callee,
   return A.Is;
 }
 
+const CallExpr *KernelLaunchAnalysis::firstStreamCreation() {
+  const CallExpr *Found = nullptr;
+  forEachUserFunction(P->Ctx, [&](const FunctionDecl *FD) {
+    if (Found || !FD->hasBody())
+      return;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S);
+          !Found && Call && (callFacts(Call) & op::CreatesStream))
+        Found = Call;
+    });
+  });
+  return Found;
+}
+
 bool KernelLaunchAnalysis::usesLibTorch() {
   if (P->UsesTorch)
     return *P->UsesTorch;

@@ -182,7 +182,9 @@ bool recordOfOnly(const CXXRecordDecl *RD, const Dtype &D,
       return false;
     Bits += Ctx.getTypeSize(T);
   }
-  return Bits > 0 && Bits == Ctx.getTypeSize(Ctx.getRecordType(RD));
+  // The record's size from its layout (no getRecordType: LLVM 22 removed it).
+  return Bits > 0 && Bits == static_cast<uint64_t>(Ctx.toBits(
+                                 Ctx.getASTRecordLayout(RD).getSize()));
 }
 
 } // namespace

@@ -23,5 +23,7 @@ cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
 }
 enum cudaErrorValues { cudaSuccess = 0 };

@@ -161,6 +161,10 @@ public:
   /// The translation unit declares at::Tensor (it uses LibTorch).
   bool usesLibTorch();
 
+  /// The first call in user code that creates a CUDA stream
+  /// (cudaStreamCreate...), or null.
+  const clang::CallExpr *firstStreamCreation();
+
   struct Impl;
 
 private:

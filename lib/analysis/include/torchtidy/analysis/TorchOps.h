@@ -119,6 +119,10 @@ enum Fact : uint64_t {
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
   SameDevice = 1ull << 59,
+  /// cudaStreamCreate...: the program runs work on a stream of its own
+  /// (libtorch-unchecked-kernel-launch's evidence that the default stream
+  /// races).
+  CreatesStream = 1ull << 60,
 };
 
 /// Registration calls of torch::nn::Module.

@@ -1,0 +1,33 @@
+// RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda
+// RUN: %check_clang_tidy -check-suffixes=,STREAM %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda -DCREATES_STREAM
+
+// A LibTorch program of its own (not a PyTorch extension, no op
+// registration) that never runs work on a stream other than the default
+// one: its launches on the default stream race with nothing, and are not
+// reported (SchNet_LibTorch_CUDA's kernels). Once it creates a stream, they
+// are, with a note at the creation.
+
+#include <ATen/cuda/CUDAContext.h>
+#include <torch/torch.h>
+
+__global__ void scale_kernel(float *x, int n) {}
+
+void scale(torch::Tensor x) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  scale_kernel<<<1, 256>>>(x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES-STREAM: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' has no stream argument: it runs on the legacy default stream{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  scale_kernel<<<1, 256, 0, nullptr>>>(x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES-STREAM: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' passes a default stream{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+#ifdef CREATES_STREAM
+void overlap(torch::Tensor x) {
+  cudaStream_t side;
+  cudaStreamCreate(&side);
+  // CHECK-MESSAGES-STREAM: :[[@LINE-1]]:3: note: LibTorch may run on another stream when this file's kernels run: it creates a stream here: work on it and on the default stream is not ordered
+  scale_kernel<<<1, 256, 0, side>>>(x.data_ptr<float>(), 1);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+#endif
