@@ -59,29 +59,6 @@ const Expr *valuePreservingOperand(const Expr *E) {
   return MC->getImplicitObjectArgument();
 }
 
-/// `ids.split(n)[0]`, `ids.chunk(2).at(1)` -> `ids`: an element of the
-/// pieces of a split has a subset of its values.
-const Expr *splitPieceOperand(const CallExpr *Call) {
-  const Expr *Container = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && MD->getIdentifier() &&
-        hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
-      Container = MC->getImplicitObjectArgument();
-  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-        !isTensorType(Op->getArg(0)->getType()))
-      Container = Op->getArg(0);
-  }
-  if (!Container)
-    return nullptr;
-  const auto *Split = dyn_cast<CXXMemberCallExpr>(skipImplicit(Container));
-  if (!Split || !(callFacts(Split) & op::Slices) ||
-      formOf(Split->getMethodDecl()) != op::Method)
-    return nullptr;
-  return Split->getImplicitObjectArgument();
-}
-
 bool isComparison(OverloadedOperatorKind Op) {
   return Op == OO_Less || Op == OO_LessEqual || Op == OO_Greater ||
          Op == OO_GreaterEqual;
@@ -247,6 +224,29 @@ std::string calleeName(const CallExpr *Call) {
 }
 
 } // namespace
+
+const Expr *wholeOfSplitPiece(const CallExpr *Call) {
+  const Expr *Container = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getIdentifier() &&
+        hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
+      Container = MC->getImplicitObjectArgument();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        !isTensorType(Op->getArg(0)->getType()))
+      Container = Op->getArg(0);
+  }
+  if (!Container)
+    return nullptr;
+  const auto *Split = dyn_cast<CallExpr>(skipImplicit(Container));
+  if (!Split || !(callFacts(Split) & op::Slices))
+    return nullptr;
+  // The whole: a method's object, a function's first argument.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Split))
+    return MC->getImplicitObjectArgument();
+  return Split->getNumArgs() > 0 ? Split->getArg(0) : nullptr;
+}
 
 std::optional<IndexVar> directVariable(const Expr *E) {
   E = skipImplicit(E);
@@ -780,7 +780,7 @@ struct IndexGuardFinder::Impl {
     // std::get<1>(x.topk(5)).
     if ((Facts & op::TupleElement) && Call->getNumArgs() == 1)
       return classifyExpr(Call->getArg(0), P);
-    if (const Expr *Whole = splitPieceOperand(Call))
+    if (const Expr *Whole = wholeOfSplitPiece(Call))
       return classifyExpr(Whole, P);
     // What an index op reads from a safe index is a subset of its values:
     // `torch::randperm(n).index({Slice(None, k)})`, `order.index_select(0,

@@ -1105,7 +1105,7 @@ struct IndexRangeAnalysis::Impl {
         Call->getNumArgs() == 1)
       return rangeOf(FD, Call->getArg(0), nullptr);
     // An element of the pieces of a split: `ids.split(n).at(1)`, `[0]`.
-    if (const Expr *Whole = pieceOf(Call))
+    if (const Expr *Whole = wholeOfSplitPiece(Call))
       return rangeOf(FD, Whole, nullptr);
     if (Form == op::Method && (Facts & op::ValuePreserving))
       return rangeOf(FD, argAt(Call, 0), nullptr);
@@ -1293,27 +1293,6 @@ struct IndexRangeAnalysis::Impl {
 
   /// `v.at(i)`, `v[i]`, `v.front()` of the result of split/chunk/unbind:
   /// the tensor they were cut from.
-  const Expr *pieceOf(const CallExpr *Call) {
-    const Expr *Container = nullptr;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (MD && MD->getIdentifier() &&
-          hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
-        Container = MC->getImplicitObjectArgument();
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-          !isTensorType(Op->getArg(0)->getType()))
-        Container = Op->getArg(0);
-    }
-    if (!Container)
-      return nullptr;
-    const auto *Split = dyn_cast<CallExpr>(peel(Container));
-    if (!Split || !(callFacts(Split) & op::Slices))
-      return nullptr;
-    // The whole: a method's object, a function's first argument.
-    return argAt(Split, 0);
-  }
-
   IndexRange shift(IndexRange R, int64_t K) {
     R.Shift += K;
     if (R.HasInterval) {

@@ -1675,8 +1675,8 @@ const CallExpr *KernelLaunchAnalysis::firstStreamCreation() {
 }
 
 bool KernelLaunchAnalysis::usesLibTorch() {
-  if (P->UsesTorch)
-    return *P->UsesTorch;
+  if (P->UsesTorch.has_value())
+    return P->UsesTorch.value_or(false);
   bool Uses = false;
   ASTContext &Ctx = P->Ctx;
   TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();

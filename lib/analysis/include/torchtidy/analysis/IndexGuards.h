@@ -197,6 +197,11 @@ private:
       HelperMemo;
 };
 
+/// `ids.split(n)[0]`, `ids.chunk(2).at(1)`, `torch::split(ids, n)[0]` ->
+/// `ids`: the tensor an element of a split's pieces comes from (a subset of
+/// its values); null when \p Call is not such an element.
+const clang::Expr *wholeOfSplitPiece(const clang::CallExpr *Call);
+
 } // namespace torchtidy
 
 #endif
