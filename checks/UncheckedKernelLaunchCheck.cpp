@@ -69,14 +69,23 @@ public:
   ExtensionEvidence(const SourceManager &SM, UncheckedKernelLaunchCheck &Check)
       : SM(SM), Check(Check) {}
 
-  void InclusionDirective(SourceLocation HashLoc, const Token &,
-                          StringRef FileName, bool, CharSourceRange,
-                          OptionalFileEntryRef, StringRef, StringRef,
-                          const Module *, bool,
-                          SrcMgr::CharacteristicKind) override {
-    if (FileName == "torch/extension.h")
-      record(HashLoc, "it includes <torch/extension.h>: a PyTorch extension, "
-                      "whose ops Python calls under torch.cuda.stream");
+  // torch.utils.cpp_extension builds every file of an extension with
+  // -DTORCH_EXTENSION_NAME=<name>. Including <torch/extension.h> is no
+  // evidence: programs of their own include it too (SchNet_LibTorch_CUDA).
+  void MacroDefined(const Token &Name, const MacroDirective *) override {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II || II->getName() != "TORCH_EXTENSION_NAME" || Check.OtherStreams)
+      return;
+    SourceLocation Loc = Name.getLocation();
+    if (SM.isWrittenInCommandLineFile(Loc) || SM.isWrittenInBuiltinFile(Loc))
+      Check.OtherStreams = UncheckedKernelLaunchCheck::StreamEvidence{
+          SourceLocation(),
+          "TORCH_EXTENSION_NAME is defined on the command line, as "
+          "torch.utils.cpp_extension builds a PyTorch extension, whose ops "
+          "Python calls under torch.cuda.stream"};
+    else
+      record(Loc, "it defines TORCH_EXTENSION_NAME: a PyTorch extension, "
+                  "whose ops Python calls under torch.cuda.stream");
   }
 
   void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
@@ -312,7 +321,7 @@ void UncheckedKernelLaunchCheck::reportStream(
                                            CurrentStreamHeader);
   }
   if (OtherStreams)
-    diag(OtherStreams->Loc,
+    diag(OtherStreams->Loc.isValid() ? OtherStreams->Loc : Loc,
          "LibTorch may run on another stream when this file's kernels run: %0",
          DiagnosticIDs::Note)
         << OtherStreams->What;

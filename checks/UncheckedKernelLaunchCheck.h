@@ -60,12 +60,13 @@ private:
 
 public:
   /// Evidence that this translation unit's kernels can run while LibTorch
-  /// works on a stream other than the default one: where user code includes
-  /// <torch/extension.h> (a PyTorch extension: its ops are called from
-  /// Python, under torch.cuda.stream) or registers ops with the dispatcher
-  /// (TORCH_LIBRARY, TORCH_LIBRARY_IMPL, PYBIND11_MODULE), or creates a
-  /// stream (cudaStreamCreate...). Without it a launch on the default stream
-  /// races with nothing and is not reported.
+  /// works on a stream other than the default one: the file is built as a
+  /// PyTorch extension (TORCH_EXTENSION_NAME defined, as
+  /// torch.utils.cpp_extension does: Python calls its ops under
+  /// torch.cuda.stream), registers ops with the dispatcher (TORCH_LIBRARY,
+  /// TORCH_LIBRARY_IMPL, PYBIND11_MODULE), or creates a stream
+  /// (cudaStreamCreate...). Without it a launch on the default stream races
+  /// with nothing and is not reported. An invalid Loc: the command line.
   struct StreamEvidence {
     SourceLocation Loc;
     std::string What;

@@ -1,14 +1,15 @@
 // RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda
 // RUN: %check_clang_tidy -check-suffixes=,STREAM %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda -DCREATES_STREAM
 
-// A LibTorch program of its own (not a PyTorch extension, no op
+// A LibTorch program of its own (not built as a PyTorch extension, no op
 // registration) that never runs work on a stream other than the default
 // one: its launches on the default stream race with nothing, and are not
-// reported (SchNet_LibTorch_CUDA's kernels). Once it creates a stream, they
-// are, with a note at the creation.
+// reported, also when it includes <torch/extension.h> by habit
+// (SchNet_LibTorch_CUDA's kernels). Once it creates a stream, they are, with
+// a note at the creation.
 
 #include <ATen/cuda/CUDAContext.h>
-#include <torch/torch.h>
+#include <torch/extension.h>
 
 __global__ void scale_kernel(float *x, int n) {}
 

@@ -1,7 +1,8 @@
-// RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda
+// RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %mock_torch %mock_cuda -DTORCH_EXTENSION_NAME=example_ops
 
-// A PyTorch extension: its ops run on whatever stream the Python caller
-// made current, so a launch on the default stream races (standalone
+// A PyTorch extension (built with -DTORCH_EXTENSION_NAME, as
+// torch.utils.cpp_extension does): its ops run on whatever stream the Python
+// caller made current, so a launch on the default stream races (standalone
 // programs: unchecked-kernel-launch-standalone.cu).
 #include <ATen/cuda/CUDAContext.h>
 #include <torch/extension.h>
