@@ -219,6 +219,12 @@ step "ctest" ctest --test-dir "$build" --output-on-failure -j "$jobs"
 
 # The CUDA suites once more, where a skip is a failure: there is a GPU.
 step "raw CUDA kernel tests (no skips allowed)" run_no_skip "$build/test/runtime_cuda_tests"
+# TORCHTIDY_CHECK_LAUNCH() against the real CUDA runtime: a failing launch is
+# reported at its site, with and without TORCHTIDY_SYNC=1.
+if [[ -x $build/test/runtime_launch_tests ]]; then
+  step "kernel launch checks (no skips allowed)" \
+    run_no_skip "$build/test/runtime_launch_tests"
+fi
 if [[ -x $build/test/runtime_tests_debug ]]; then
   step "LibTorch CUDA tensor tests (no skips allowed)" \
     run_no_skip "$build/test/runtime_tests_debug" --gtest_filter='CudaTensors.*'
