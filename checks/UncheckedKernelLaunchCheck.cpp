@@ -144,7 +144,7 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   torchtidy::KernelLaunchAnalysis Analysis(*Context, std::move(Config));
   const bool Torch = Analysis.usesLibTorch();
   // A stream the program creates is evidence too.
-  if (!OtherStreams)
+  if (ReportDefaultStream && Torch && !OtherStreams)
     if (const CallExpr *Create = Analysis.firstStreamCreation())
       OtherStreams = StreamEvidence{
           Create->getBeginLoc(),

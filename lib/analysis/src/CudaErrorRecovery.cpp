@@ -189,17 +189,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     if (Within && Within->getBody())
       forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
         const Expr *LHS = nullptr, *RHS = nullptr;
-        if (const auto *BO = dyn_cast<BinaryOperator>(S);
-            BO && BO->getOpcode() == BO_Assign) {
-          LHS = BO->getLHS();
-          RHS = BO->getRHS();
-        } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-                   OC && OC->getOperator() == OO_Equal &&
-                   OC->getNumArgs() == 2) {
-          LHS = OC->getArg(0);
-          RHS = OC->getArg(1);
-        }
-        if (!LHS || Found)
+        if (Found || !splitAssignment(S, LHS, RHS))
           return;
         if (const auto *L = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
             L && L->getDecl() == V)

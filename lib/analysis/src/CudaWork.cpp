@@ -420,22 +420,29 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
   return false;
 }
 
-/// The field a plain assignment `field = value` writes, with the value.
-static const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
-  const Expr *LHS = nullptr, *RHS = nullptr;
+bool splitAssignment(const Stmt *S, const Expr *&LHS, const Expr *&RHS) {
+  LHS = RHS = nullptr;
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->getOpcode() != BO_Assign)
-      return nullptr;
+      return false;
     LHS = BO->getLHS();
     RHS = BO->getRHS();
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
-      return nullptr;
+      return false;
     LHS = OC->getArg(0);
     RHS = OC->getArg(1);
   } else {
-    return nullptr;
+    return false;
   }
+  return true;
+}
+
+/// The field a plain assignment `field = value` writes, with the value.
+static const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (!splitAssignment(S, LHS, RHS))
+    return nullptr;
   const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
   if (!ME)
     return nullptr;

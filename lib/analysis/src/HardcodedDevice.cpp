@@ -123,19 +123,8 @@ bool mentionsCudaAvailability(const Stmt *S, unsigned Depth = 0) {
 /// The field a plain assignment `field = value` (through `this`) writes.
 const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   const Expr *LHS = nullptr, *RHS = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->getOpcode() != BO_Assign)
-      return nullptr;
-    LHS = BO->getLHS();
-    RHS = BO->getRHS();
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
-    if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
-      return nullptr;
-    LHS = OC->getArg(0);
-    RHS = OC->getArg(1);
-  } else {
+  if (!splitAssignment(S, LHS, RHS))
     return nullptr;
-  }
   const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
   if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
     return nullptr;

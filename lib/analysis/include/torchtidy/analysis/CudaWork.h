@@ -65,6 +65,11 @@ bool isDeviceValued(clang::QualType T);
 /// type or `TensorOptions`.
 bool carriesDevice(clang::QualType T);
 
+/// The two sides of a plain assignment `lhs = rhs` (the builtin one or a
+/// class's operator=); false, with both null, for any other statement.
+bool splitAssignment(const clang::Stmt *S, const clang::Expr *&LHS,
+                     const clang::Expr *&RHS);
+
 /// Classifies \p E, looking through implicit conversions, temporaries,
 /// `TensorOptions` chains, `?:` and the initialisers of local variables.
 DeviceClass classifyDevice(const clang::Expr *E);
