@@ -173,6 +173,24 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
   EXPECT_EQ(L.Retimed, 1u);
   EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0u);
 
+  // A time too recent to vouch for the content (the file may be written
+  // again within the same tick): a hit by the hash, the time not recorded,
+  // so the next lookup hashes again; once older, it is recorded.
+  setTime(D.file("m.h"),
+          std::chrono::system_clock::now() + std::chrono::hours(1));
+  for (int Run = 0; Run < 2; ++Run) {
+    L = Cache.lookup(Key, D.file("a.cpp"));
+    ASSERT_TRUE(L.Run) << L.Why;
+    EXPECT_EQ(L.Retimed, 1u);
+    EXPECT_EQ(L.Unrecorded, 1u);
+  }
+  setTime(D.file("m.h"),
+          std::chrono::system_clock::now() - std::chrono::minutes(30));
+  L = Cache.lookup(Key, D.file("a.cpp"));
+  EXPECT_EQ(L.Retimed, 1u);
+  EXPECT_EQ(L.Unrecorded, 0u);
+  EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0u);
+
   // Another key: a miss that names the part that changed.
   L = Cache.lookup(keyWith("-std=c++20"), D.file("a.cpp"));
   EXPECT_FALSE(L.Run);

@@ -408,6 +408,18 @@ std::string resultsCacheUnusable(
   return "";
 }
 
+/// What a hit adds to its log line about files with new times.
+std::string retimedNote(const ResultsCache::Lookup &Hit) {
+  if (!Hit.Retimed)
+    return "";
+  std::string Note = " (" + std::to_string(Hit.Retimed) +
+                     (Hit.Retimed == 1 ? " file" : " files") +
+                     " with a new time, the same content";
+  if (Hit.Unrecorded)
+    Note += "; " + std::to_string(Hit.Unrecorded) + " too recent to record";
+  return Note + ")";
+}
+
 /// The files \p Record saw, absolute, without the cache's own (the
 /// preamble's .h is made from the files that include it, its PCH from the
 /// headers the manifest lists); std::nullopt when they cannot be known.
@@ -470,11 +482,7 @@ bool storeResults(ResultsCache &Results, const CacheKey &Key,
     return false;
   }
   std::vector<FileStamp> Inputs = std::move(*Read);
-  // Kernel file times lag the clock by up to a tick: a margin.
-  const int64_t Started =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          (StartedAt - std::chrono::milliseconds(20)).time_since_epoch())
-          .count();
+  const int64_t Started = racyFrom(StartedAt);
   for (FileStamp &S : Inputs) {
     if (!statFile(FS, S)) {
       logLine("results cache: not stored, cannot read " + S.Path, AbsoluteFile);
@@ -542,11 +550,7 @@ runClangTidyFast(ClangTidyContext &Context,
       Results.emplace(Fast.CacheDir, BaseFS);
       ResultsCache::Lookup Hit = Results->lookup(*Key, AbsoluteFile);
       if (Hit.Run) {
-        logLine("results cache: hit " + Key->hash() +
-                    (Hit.Retimed ? " (" + std::to_string(Hit.Retimed) +
-                                       (Hit.Retimed == 1 ? " file" : " files") +
-                                       " with a new time, the same content)"
-                                 : std::string()),
+        logLine("results cache: hit " + Key->hash() + retimedNote(Hit),
                 AbsoluteFile);
         ++Summary.ResultsHits;
         llvm::errs() << Hit.Run->FrontendOutput;

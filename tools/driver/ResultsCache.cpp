@@ -185,13 +185,21 @@ bool stampFile(llvm::vfs::FileSystem &FS, FileStamp &Stamp) {
   return true;
 }
 
+int64_t racyFrom(std::chrono::system_clock::time_point Now) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             (Now - std::chrono::milliseconds(20)).time_since_epoch())
+      .count();
+}
+
 namespace {
 
 /// Whether \p Stamps still describe the files: the same size and time, or,
-/// where only the time moved, the same content (then the stamp takes the new
-/// time and counts in \p Moved). \p Why says what changed.
+/// where only the time moved, the same content (then it counts in \p Moved,
+/// and the stamp takes the new time unless it is from \p RacyFrom on, when it
+/// counts in \p Unrecorded). \p Why says what changed.
 bool upToDate(llvm::vfs::FileSystem &FS, std::vector<FileStamp> &Stamps,
-              unsigned &Moved, std::string &Why) {
+              int64_t RacyFrom, unsigned &Moved, unsigned &Unrecorded,
+              std::string &Why) {
   for (FileStamp &S : Stamps) {
     FileStamp Now;
     Now.Path = S.Path;
@@ -208,8 +216,11 @@ bool upToDate(llvm::vfs::FileSystem &FS, std::vector<FileStamp> &Stamps,
       Why = S.Path + " changed";
       return false;
     }
-    S.MTime = Now.MTime;
     ++Moved;
+    if (Now.MTime >= RacyFrom)
+      ++Unrecorded;
+    else
+      S.MTime = Now.MTime;
   }
   return true;
 }
@@ -605,24 +616,25 @@ ResultsCache::Lookup ResultsCache::lookup(const CacheKey &Key,
     }
     Shared = std::move(*Parsed);
   }
-  unsigned OwnMoved = 0, SharedMoved = 0;
-  if (!upToDate(*FS, Own, OwnMoved, L.Why) ||
-      !upToDate(*FS, Shared, SharedMoved, L.Why))
+  unsigned Moved = 0;
+  const int64_t RacyFrom = racyFrom(std::chrono::system_clock::now());
+  if (!upToDate(*FS, Own, RacyFrom, Moved, L.Unrecorded, L.Why) ||
+      !upToDate(*FS, Shared, RacyFrom, Moved, L.Unrecorded, L.Why))
     return L;
-  if (OwnMoved || SharedMoved) {
+  if (Moved > L.Unrecorded) {
     // Same contents under new times (a fresh checkout): record the times,
     // so that the next run needs no hashing.
     std::vector<FileStamp> Inputs = std::move(Own);
     for (FileStamp &S : Shared)
       Inputs.push_back(std::move(S));
     store(Key, File, Run, std::move(Inputs));
-    L.Retimed = OwnMoved + SharedMoved;
   } else {
     markUsed(Path);
     if (!SharedPath.empty())
       markUsed(SharedPath);
     recordLastKey(Key, File);
   }
+  L.Retimed = Moved;
   L.Run = std::move(Run);
   return L;
 }

@@ -33,6 +33,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -112,6 +113,13 @@ bool fromJSON(const llvm::json::Value &V, clang::tidy::ClangTidyError &E);
 llvm::json::Value toJSON(const CachedRun &R);
 bool fromJSON(const llvm::json::Value &V, CachedRun &R);
 
+/// The times of files written from \p Now on, less the lag of the kernel's
+/// file times behind the clock (up to a tick), cannot vouch for what was
+/// read: the file may be written again with the same time. Analyses read
+/// after they start, so they store no results for files with such times;
+/// lookups record no such time (git's rule for "racily clean" files).
+int64_t racyFrom(std::chrono::system_clock::time_point Now);
+
 class ResultsCache {
 public:
   /// \p Dir is the cache directory (entries go to its results/); \p FS the
@@ -126,8 +134,13 @@ public:
     /// that cannot be read.
     std::string Why;
     /// On a hit: how many files had a new time but the same content (the
-    /// entry now has their new times).
+    /// entry now has their new times, but for the Unrecorded ones).
     unsigned Retimed = 0;
+    /// Of those, how many have a time too recent to record (racyFrom): a
+    /// file written again within the same tick of the kernel's clock keeps
+    /// its time, so such a time cannot vouch for the content; it is hashed
+    /// again on each run until its time is older.
+    unsigned Unrecorded = 0;
   };
   /// The entry of \p Key for \p File, when every file it read is unchanged.
   Lookup lookup(const CacheKey &Key, llvm::StringRef File);
