@@ -130,6 +130,20 @@ void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
+/// How \p Other (firstOtherStream) runs work on another stream, for a note.
+static std::string otherStreamWhat(const Expr *Other) {
+  const NamedDecl *What = nullptr;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Other))
+    What = Construct->getConstructor()->getParent();
+  else if (const auto *Call = dyn_cast<CallExpr>(Other))
+    What = Call->getDirectCallee();
+  // The CUDA runtime's cudaStreamCreate...
+  if (!What || What->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return "it creates a stream here";
+  return "it uses another stream here ('" + What->getQualifiedNameAsString() +
+         "')";
+}
+
 void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
     return;
@@ -143,13 +157,13 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   Config.ReportUnprovenArguments = ReportUnprovenArguments;
   torchtidy::KernelLaunchAnalysis Analysis(*Context, std::move(Config));
   const bool Torch = Analysis.usesLibTorch();
-  // A stream the program creates is evidence too.
+  // Work on a stream of the program's own is evidence too.
   if (ReportDefaultStream && Torch && !OtherStreams)
-    if (const CallExpr *Create = Analysis.firstStreamCreation())
+    if (const Expr *Other = Analysis.firstOtherStream())
       OtherStreams = StreamEvidence{
-          Create->getBeginLoc(),
-          "it creates a stream here: work on it and on the default stream "
-          "is not ordered"};
+          Other->getBeginLoc(), otherStreamWhat(Other) +
+                                    ": work on it and on the default stream "
+                                    "is not ordered"};
   torchtidy::forEachUserFunction(*Context, [&](const FunctionDecl *FD) {
     for (const torchtidy::KernelLaunchSite &Site : Analysis.launches(FD)) {
       if (!torchtidy::isUserCode(Site.Launch->getBeginLoc(),

@@ -64,8 +64,9 @@ public:
   /// PyTorch extension (TORCH_EXTENSION_NAME defined, as
   /// torch.utils.cpp_extension does: Python calls its ops under
   /// torch.cuda.stream), registers ops with the dispatcher (TORCH_LIBRARY,
-  /// TORCH_LIBRARY_IMPL, PYBIND11_MODULE), or creates a stream
-  /// (cudaStreamCreate...). Without it a launch on the default stream races
+  /// TORCH_LIBRARY_IMPL, PYBIND11_MODULE), or runs work on a stream of its
+  /// own (op::OtherStream: cudaStreamCreate..., getStreamFromPool, a
+  /// CUDAStreamGuard). Without it a launch on the default stream races
   /// with nothing and is not reported. An invalid Loc: the command line.
   struct StreamEvidence {
     SourceLocation Loc;

@@ -7,6 +7,11 @@
 // REQUIRES: cuda-toolkit
 // RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %cuda_host -std=c++17 %torch_includes -isystem %runtime_include
 // RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %cuda_host -std=c++17 %torch_includes -isystem %runtime_include -DNDEBUG
+// The evidence of another stream from LibTorch's own c10::cuda (a stream of
+// its pool made current with a guard) instead of cudaStreamCreate: the same
+// findings, with the note at the guard's pool stream.
+// RUN: %check_clang_tidy %s libtorch-unchecked-kernel-launch %t -- -- %cuda_host -std=c++17 %torch_includes -isystem %runtime_include -DPOOL_STREAM
+// RUN: %torch_tidy --checks='-*,libtorch-unchecked-kernel-launch' %s -- %cuda_host -std=c++17 %torch_includes -isystem %runtime_include -DPOOL_STREAM 2>&1 | FileCheck %s --check-prefix=POOL-NOTE
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAException.h>
@@ -69,8 +74,17 @@ void checked_host(torch::Tensor x) {
 // The evidence that LibTorch's current stream can be another one (a stream
 // the program creates), without which the default-stream launches above
 // race with nothing and are not reported.
+#ifdef POOL_STREAM
+#include <c10/cuda/CUDAGuard.h>
+void side_stream(torch::Tensor x) {
+  c10::cuda::CUDAStreamGuard guard(at::cuda::getStreamFromPool());
+  // POOL-NOTE: unchecked-kernel-launch-real-headers.cu:[[@LINE-1]]:{{[0-9]+}}: note: LibTorch may run on another stream when this file's kernels run: it uses another stream here ('c10::cuda::CUDAStreamGuard'): work on it and on the default stream is not ordered
+  x.mul_(2);
+}
+#else
 void side_stream() {
   cudaStream_t side;
   C10_CUDA_CHECK(cudaStreamCreate(&side));
   C10_CUDA_CHECK(cudaStreamDestroy(side));
 }
+#endif

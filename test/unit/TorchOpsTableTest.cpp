@@ -31,6 +31,14 @@ constexpr const char *TorchApiInclude = TORCHTIDY_TORCH_API_INCLUDE;
 /// The CUDA toolkit's headers, for the rows of CUDA runtime functions
 /// (checked when the toolkit is installed).
 constexpr const char *CudaInclude = TORCHTIDY_CUDA_INCLUDE;
+/// The stand-ins with which LibTorch's c10/cuda headers parse.
+constexpr const char *CudaCompatInclude = TORCHTIDY_CUDA_COMPAT_INCLUDE;
+
+/// Rows of the CUDA runtime's functions and of LibTorch's c10::cuda, which
+/// <torch/torch.h> does not declare.
+bool isCudaRow(const OpRow &Row) {
+  return Row.Facts & (op::ReadsLaunchError | op::OtherStream);
+}
 
 /// Every function LibTorch declares, by form and name; and its classes.
 struct Declared {
@@ -90,16 +98,32 @@ protected:
     CudaDecls = new Declared;
     Collector(*CudaDecls)
         .TraverseDecl(CudaAST->getASTContext().getTranslationUnitDecl());
+    C10CudaAST = tooling::buildASTFromCodeWithArgs(
+                     "#include <c10/cuda/CUDAGuard.h>\n"
+                     "#include <c10/cuda/CUDAStream.h>\n",
+                     {"-std=c++17", "-isystem", CudaCompatInclude, "-isystem",
+                      CudaInclude, "-isystem", TorchApiInclude, "-w"},
+                     "c10cuda.cpp")
+                     .release();
+    if (!C10CudaAST || C10CudaAST->getDiagnostics().hasErrorOccurred())
+      return;
+    C10CudaDecls = new Declared;
+    Collector(*C10CudaDecls)
+        .TraverseDecl(C10CudaAST->getASTContext().getTranslationUnitDecl());
   }
   static void TearDownTestSuite() {
     delete Decls;
     delete AST;
     delete CudaDecls;
     delete CudaAST;
+    delete C10CudaDecls;
+    delete C10CudaAST;
     Decls = nullptr;
     AST = nullptr;
     CudaDecls = nullptr;
     CudaAST = nullptr;
+    C10CudaDecls = nullptr;
+    C10CudaAST = nullptr;
   }
   void SetUp() override {
     if (!Decls)
@@ -118,6 +142,8 @@ protected:
   static inline Declared *Decls = nullptr;
   static inline ASTUnit *CudaAST = nullptr;
   static inline Declared *CudaDecls = nullptr;
+  static inline ASTUnit *C10CudaAST = nullptr;
+  static inline Declared *C10CudaDecls = nullptr;
 };
 
 const unsigned EachForm[] = {op::Method,  op::Aten,       op::Functional,
@@ -159,8 +185,9 @@ std::string paramName(const FunctionDecl *FD, unsigned Pos, bool Method) {
 
 TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
   for (const OpRow &Row : opRows()) {
-    // The CUDA runtime's functions are the toolkit's, not LibTorch's.
-    if (Row.Facts & (op::ReadsLaunchError | op::CreatesStream))
+    // The CUDA runtime's functions are the toolkit's; c10::cuda's are not
+    // in <torch/torch.h> (checked below).
+    if (isCudaRow(Row))
       continue;
     for (unsigned Form : EachForm)
       if ((Row.Forms & Form) && Row.Since.empty())
@@ -175,12 +202,43 @@ TEST_F(TorchOpsTable, EveryCudaRuntimeOpExists) {
     GTEST_SKIP() << "no CUDA toolkit headers under " << CudaInclude;
   unsigned Rows = 0;
   for (const OpRow &Row : opRows()) {
-    if (!(Row.Facts & (op::ReadsLaunchError | op::CreatesStream)))
+    if (!isCudaRow(Row) || Row.Forms != op::Global)
       continue;
     ++Rows;
-    EXPECT_EQ(Row.Forms, unsigned(op::Global)) << Row.Name.str();
     EXPECT_TRUE(CudaDecls->Functions[op::Global].count(Row.Name))
         << Row.Name.str() << " is not declared by cuda_runtime_api.h";
+  }
+  EXPECT_GT(Rows, 0u);
+}
+
+// The c10::cuda rows: functions (Aten) and classes (Class) of LibTorch's
+// c10/cuda headers, in namespace c10::cuda.
+TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
+  if (!C10CudaDecls)
+    GTEST_SKIP() << "c10/cuda headers do not parse with " << CudaCompatInclude
+                 << " and " << CudaInclude;
+  unsigned Rows = 0;
+  auto InC10Cuda = [](const Decl *D) {
+    const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext());
+    const auto *Top = NS ? dyn_cast<NamespaceDecl>(NS->getParent()) : nullptr;
+    return NS && Top && NS->getName() == "cuda" && Top->getName() == "c10";
+  };
+  for (const OpRow &Row : opRows()) {
+    if (!isCudaRow(Row) || Row.Forms == op::Global)
+      continue;
+    ++Rows;
+    EXPECT_TRUE(Row.Forms == op::Aten || Row.Forms == op::Class)
+        << Row.Name.str();
+    bool Found = false;
+    if (Row.Forms == op::Aten)
+      for (const FunctionDecl *FD :
+           C10CudaDecls->Functions[op::Aten].lookup(Row.Name))
+        Found |= InC10Cuda(FD);
+    if (Row.Forms == op::Class)
+      for (const CXXRecordDecl *RD : C10CudaDecls->Classes.lookup(Row.Name))
+        Found |= InC10Cuda(RD);
+    EXPECT_TRUE(Found) << Row.Name.str()
+                       << " is not declared in c10::cuda by c10/cuda/";
   }
   EXPECT_GT(Rows, 0u);
 }

@@ -1660,15 +1660,21 @@ bool KernelLaunchAnalysis::isLauncherParam(const FunctionDecl *Callee,
   return A.Is;
 }
 
-const CallExpr *KernelLaunchAnalysis::firstStreamCreation() {
-  const CallExpr *Found = nullptr;
+const Expr *KernelLaunchAnalysis::firstOtherStream() {
+  const Expr *Found = nullptr;
   forEachUserFunction(P->Ctx, [&](const FunctionDecl *FD) {
     if (Found || !FD->hasBody())
       return;
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
-      if (const auto *Call = dyn_cast<CallExpr>(S);
-          !Found && Call && (callFacts(Call) & op::CreatesStream))
-        Found = Call;
+      if (Found)
+        return;
+      uint64_t Facts = 0;
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Facts = callFacts(Call);
+      else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+        Facts = constructFacts(Construct);
+      if (Facts & op::OtherStream)
+        Found = cast<Expr>(S);
     });
   });
   return Found;

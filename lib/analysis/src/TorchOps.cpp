@@ -161,6 +161,15 @@ uint64_t callFacts(const CallExpr *Call) {
   return opFacts(FD->getName(), formOf(FD));
 }
 
+uint64_t constructFacts(const CXXConstructExpr *Construct) {
+  const CXXConstructorDecl *Ctor =
+      Construct ? Construct->getConstructor() : nullptr;
+  const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;
+  if (!RD || !RD->getIdentifier() || !isTorchFunction(Ctor))
+    return NoFact;
+  return opFacts(RD->getName(), op::Class);
+}
+
 bool mayBeIndexOpCallee(const FunctionDecl *FD) {
   if (!FD)
     return false;

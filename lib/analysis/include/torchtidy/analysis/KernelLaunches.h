@@ -161,9 +161,10 @@ public:
   /// The translation unit declares at::Tensor (it uses LibTorch).
   bool usesLibTorch();
 
-  /// The first call in user code that creates a CUDA stream
-  /// (cudaStreamCreate...), or null.
-  const clang::CallExpr *firstStreamCreation();
+  /// The first call or construction in user code that runs work on a
+  /// stream other than the default one (op::OtherStream: cudaStreamCreate,
+  /// getStreamFromPool, a CUDAStreamGuard...), or null.
+  const clang::Expr *firstOtherStream();
 
   struct Impl;
 

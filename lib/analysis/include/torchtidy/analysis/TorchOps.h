@@ -36,6 +36,7 @@ enum Form : unsigned {
   AnyMember = 1u << 5,  ///< member of any other class
   Std = 1u << 6,        ///< free function of namespace std
   Global = 1u << 7,     ///< free function of the global namespace (C)
+  Class = 1u << 8,      ///< class of at::, c10::, torch::, as constructed
 };
 
 /// What an op does, as far as the analyses care. One op has several.
@@ -119,10 +120,12 @@ enum Fact : uint64_t {
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
   SameDevice = 1ull << 59,
-  /// cudaStreamCreate...: the program runs work on a stream of its own
-  /// (libtorch-unchecked-kernel-launch's evidence that the default stream
-  /// races).
-  CreatesStream = 1ull << 60,
+  /// The program runs work on a stream other than the default one: it
+  /// creates one (cudaStreamCreate..., getStreamFromPool), wraps one
+  /// (getStreamFromExternal) or makes one current (setCurrentCUDAStream, the
+  /// stream guards) (libtorch-unchecked-kernel-launch's evidence that the
+  /// default stream races).
+  OtherStream = 1ull << 60,
 };
 
 /// Registration calls of torch::nn::Module.
@@ -153,6 +156,10 @@ op::Form formOf(const clang::FunctionDecl *FD);
 
 /// The facts of what \p Call calls (NoFact for an unnamed callee).
 uint64_t callFacts(const clang::CallExpr *Call);
+
+/// The facts of constructing \p Construct's class, when it is a class of
+/// at::, c10:: or torch:: (op::Class rows); NoFact otherwise.
+uint64_t constructFacts(const clang::CXXConstructExpr *Construct);
 
 /// Which size of the source bounds an index sink's indices.
 enum class IndexBound {

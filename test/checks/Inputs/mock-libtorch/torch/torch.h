@@ -180,9 +180,16 @@ struct CUDAStream {
   operator CUstream_st *() const;
 };
 CUDAStream getCurrentCUDAStream(int8_t device_index = -1);
+// c10/cuda/CUDAStream.h and CUDAGuard.h: work on other streams.
+CUDAStream getStreamFromPool(const bool isHighPriority = false,
+                             int8_t device = -1);
+void setCurrentCUDAStream(CUDAStream stream);
 void device_synchronize();
 struct CUDAGuard {
   explicit CUDAGuard(c10::Device device);
+};
+struct CUDAStreamGuard {
+  explicit CUDAStreamGuard(CUDAStream stream);
 };
 } // namespace cuda
 } // namespace c10
@@ -211,8 +218,11 @@ struct CUDAGuard {
 
 namespace at {
 namespace cuda {
+// c10/macros/Macros.h: `using namespace c10::cuda;`.
 using c10::cuda::CUDAStream;
+using c10::cuda::CUDAStreamGuard;
 using c10::cuda::getCurrentCUDAStream;
+using c10::cuda::getStreamFromPool;
 void device_synchronize();
 } // namespace cuda
 using c10::Device;
