@@ -72,44 +72,38 @@ private:
 
 class TorchOpsTable : public ::testing::Test {
 protected:
+  /// Parses \p Code into \p Unit and collects its declarations into \p Out;
+  /// false (and \p Out left null) when it does not parse.
+  static bool parseInto(llvm::StringRef Code, std::vector<std::string> Args,
+                        llvm::StringRef Name, ASTUnit *&Unit, Declared *&Out) {
+    Args.push_back("-w");
+    Unit = tooling::buildASTFromCodeWithArgs(Code, Args, Name).release();
+    if (!Unit || Unit->getDiagnostics().hasErrorOccurred())
+      return false;
+    Out = new Declared;
+    Collector(*Out).TraverseDecl(
+        Unit->getASTContext().getTranslationUnitDecl());
+    return true;
+  }
   static void SetUpTestSuite() {
     std::string Header = std::string(TorchApiInclude) + "/torch/torch.h";
-    if (!llvm::sys::fs::exists(Header))
+    if (!llvm::sys::fs::exists(Header) ||
+        !parseInto("#include <torch/torch.h>\n#include <cstdio>\n"
+                   "#include <cstdlib>\n#include <fstream>\n",
+                   {"-std=c++17", "-isystem", TorchApiInclude}, "table.cpp",
+                   AST, Decls))
       return;
-    AST = tooling::buildASTFromCodeWithArgs(
-              "#include <torch/torch.h>\n#include <cstdio>\n"
-              "#include <cstdlib>\n#include <fstream>\n",
-              {"-std=c++17", "-isystem", TorchApiInclude, "-w"}, "table.cpp")
-              .release();
-    if (!AST || AST->getDiagnostics().hasErrorOccurred())
-      return;
-    Decls = new Declared;
-    Collector(*Decls).TraverseDecl(
-        AST->getASTContext().getTranslationUnitDecl());
     std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
-    if (!llvm::sys::fs::exists(Cuda))
+    if (!llvm::sys::fs::exists(Cuda) ||
+        !parseInto("#include <cuda_runtime_api.h>\n",
+                   {"-std=c++17", "-isystem", CudaInclude}, "cuda.cpp", CudaAST,
+                   CudaDecls))
       return;
-    CudaAST = tooling::buildASTFromCodeWithArgs(
-                  "#include <cuda_runtime_api.h>\n",
-                  {"-std=c++17", "-isystem", CudaInclude, "-w"}, "cuda.cpp")
-                  .release();
-    if (!CudaAST || CudaAST->getDiagnostics().hasErrorOccurred())
-      return;
-    CudaDecls = new Declared;
-    Collector(*CudaDecls)
-        .TraverseDecl(CudaAST->getASTContext().getTranslationUnitDecl());
-    C10CudaAST = tooling::buildASTFromCodeWithArgs(
-                     "#include <c10/cuda/CUDAGuard.h>\n"
-                     "#include <c10/cuda/CUDAStream.h>\n",
-                     {"-std=c++17", "-isystem", CudaCompatInclude, "-isystem",
-                      CudaInclude, "-isystem", TorchApiInclude, "-w"},
-                     "c10cuda.cpp")
-                     .release();
-    if (!C10CudaAST || C10CudaAST->getDiagnostics().hasErrorOccurred())
-      return;
-    C10CudaDecls = new Declared;
-    Collector(*C10CudaDecls)
-        .TraverseDecl(C10CudaAST->getASTContext().getTranslationUnitDecl());
+    parseInto("#include <c10/cuda/CUDAGuard.h>\n"
+              "#include <c10/cuda/CUDAStream.h>\n",
+              {"-std=c++17", "-isystem", CudaCompatInclude, "-isystem",
+               CudaInclude, "-isystem", TorchApiInclude},
+              "c10cuda.cpp", C10CudaAST, C10CudaDecls);
   }
   static void TearDownTestSuite() {
     delete Decls;
