@@ -109,9 +109,12 @@ def extract(project, mirror_root, dest):
     return missing
 
 
+STANDINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins")
+
+
 def expand(flag, root, compat, cuda):
     return (flag.replace("{root}", root).replace("{compat}", compat)
-            .replace("{cuda}", cuda))
+            .replace("{cuda}", cuda).replace("{standins}", STANDINS))
 
 
 def compile_commands(config, project, root, compat, cuda):
@@ -348,7 +351,7 @@ def main():
     if args.project:
         projects = [p for p in projects if p["name"] in args.project]
     tidy = os.path.abspath(args.torch_tidy)
-    if not os.access(tidy, os.X_OK):
+    if not os.path.isfile(tidy) or not os.access(tidy, os.X_OK):
         sys.exit("run.py: no torch-tidy at %s (build it with tools/build.sh, or "
                  "pass --torch-tidy)" % tidy)
     compat = os.path.join(REPO, "lib", "cuda-compat", "include")
@@ -407,7 +410,7 @@ def main():
           "%d crashed; left out by projects.json: %d" %
           (len(ran), len(tu_status), ok, sum(t["parse_failed"] for t in tu_status),
            sum(t["crashed"] for t in tu_status),
-           sum(len(p["left_out"]) for p in projects)))
+           sum(len(p.get("left_out", [])) for p in projects)))
     for t in failed:
         print("  %s %s: %s" % ("CRASH" if t["crashed"] else "ERROR",
                                t["project"] + "/" + t["file"], "; ".join(t["errors"])))
