@@ -62,16 +62,29 @@ std::string withoutComments(llvm::StringRef Text) {
   return Out;
 }
 
-std::string quotedText(const Expr *E, const ASTContext &Ctx) {
+CharSourceRange fileRange(const Expr *E, const ASTContext &Ctx) {
   if (!E)
-    return "";
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-      Ctx.getLangOpts());
+    return {};
+  return Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()),
+      Ctx.getSourceManager(), Ctx.getLangOpts());
+}
+
+llvm::StringRef fileText(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange Range = fileRange(E, Ctx);
   if (Range.isInvalid())
     return "";
-  return withoutComments(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()));
+  return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
+}
+
+CharSourceRange writtenRange(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    return {};
+  return fileRange(E, Ctx);
+}
+
+std::string quotedText(const Expr *E, const ASTContext &Ctx) {
+  return withoutComments(fileText(E, Ctx));
 }
 
 bool needsParensForMember(const Expr *E) {
@@ -100,15 +113,11 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx) {
 }
 
 std::string writtenText(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-    return "";
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-      Ctx.getLangOpts());
+  CharSourceRange Range = writtenRange(E, Ctx);
   if (Range.isInvalid())
     return "";
-  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
 }
 
 llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM) {

@@ -11,10 +11,22 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/SourceLocation.h"
 
 #include <string>
 
 namespace clang::tidy::libtorch {
+
+/// The file range of \p E's tokens (invalid when it has none: a macro body).
+CharSourceRange fileRange(const Expr *E, const ASTContext &Ctx);
+
+/// The text of fileRange(\p E) as written, comments and all; "" when the
+/// range is invalid.
+llvm::StringRef fileText(const Expr *E, const ASTContext &Ctx);
+
+/// fileRange(\p E) where \p E begins and ends outside macros, for a fix-it
+/// that rewrites it; invalid otherwise.
+CharSourceRange writtenRange(const Expr *E, const ASTContext &Ctx);
 
 /// The text of \p E as written, its comments removed and its whitespace
 /// runs made single spaces; "" when it has no file range (a macro body).

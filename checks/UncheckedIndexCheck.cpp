@@ -26,19 +26,6 @@ namespace {
 
 constexpr llvm::StringLiteral CheckHeader = "<torchtidy/check.h>";
 
-/// The text of \p E as written, for a fix-it (comments and all).
-StringRef sourceText(const Expr *E, const ASTContext &Ctx) {
-  if (!E)
-    return "";
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (Range.isInvalid())
-    return "";
-  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).trim();
-}
-
 /// How a message names \p E: its text without comments, or, where that
 /// lies inside a macro body, the variable or member it names or the
 /// constant it folds to; "" when there is none of these.
@@ -501,8 +488,8 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
   if (Offset == 0)
     LineStart = 0;
   StringRef Indent = Buffer.slice(LineStart, Offset);
-  std::string Text = ("TORCHTIDY_CHECK_INDEX(" + sourceText(Var, *Context) +
-                      ", " + Size + ");")
+  std::string Text = ("TORCHTIDY_CHECK_INDEX(" +
+                      fileText(Var, *Context).trim() + ", " + Size + ");")
                          .str();
   if (Indent.trim().empty())
     Text += "\n" + Indent.str();

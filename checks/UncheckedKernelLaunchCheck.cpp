@@ -312,9 +312,7 @@ void UncheckedKernelLaunchCheck::reportStream(
     if (!Config) {
       // No configuration to fix.
     } else if (Null && Config->getNumArgs() >= 4) {
-      CharSourceRange Range = Lexer::makeFileCharRange(
-          CharSourceRange::getTokenRange(Config->getArg(3)->getSourceRange()),
-          SM, Context->getLangOpts());
+      CharSourceRange Range = fileRange(Config->getArg(3), *Context);
       if (Range.isValid()) {
         D << FixItHint::CreateReplacement(Range, CurrentStream);
         Fixed = true;

@@ -1,6 +1,7 @@
 //===--- UnregisteredMemberCheckBase.cpp - torch-tidy ---------------------===//
 
 #include "UnregisteredMemberCheckBase.h"
+#include "SourceText.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -148,13 +149,9 @@ const torchtidy::MemberWrite *UnregisteredMemberCheckBase::rewritableWrite(
 void UnregisteredMemberCheckBase::addRegistrationFix(
     DiagnosticBuilder &Diag, const FieldDecl *Field, const CXXRecordDecl *Owner,
     const torchtidy::MemberWrite &W, StringRef Registrar) {
-  const SourceManager &SM = Field->getASTContext().getSourceManager();
-  const LangOptions &LO = Field->getASTContext().getLangOpts();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(W.Value->getSourceRange()), SM, LO);
   // Only rewrite what is spelled in the file, not inside a macro.
-  if (Range.isInvalid() || W.Value->getBeginLoc().isMacroID() ||
-      W.Value->getEndLoc().isMacroID())
+  CharSourceRange Range = writtenRange(W.Value, Field->getASTContext());
+  if (Range.isInvalid())
     return;
   StringRef Name = Field->getName();
   StringRef Key = Name.rtrim('_');
@@ -217,12 +214,8 @@ void UnregisteredMemberCheckBase::addReplaceFix(DiagnosticBuilder &Diag,
                                                 const torchtidy::MemberWrite &W,
                                                 StringRef Name,
                                                 const CXXRecordDecl *Owner) {
-  const SourceManager &SM = Owner->getASTContext().getSourceManager();
-  const LangOptions &LO = Owner->getASTContext().getLangOpts();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(W.Value->getSourceRange()), SM, LO);
-  if (Range.isInvalid() || W.Value->getBeginLoc().isMacroID() ||
-      W.Value->getEndLoc().isMacroID())
+  CharSourceRange Range = writtenRange(W.Value, Owner->getASTContext());
+  if (Range.isInvalid())
     return;
   std::string Prefix = Owner->isDependentContext() ? "this->" : "";
   Diag << FixItHint::CreateInsertion(
