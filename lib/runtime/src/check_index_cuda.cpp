@@ -32,7 +32,7 @@ void detail::checkIndexOnCuda(const at::Tensor &index, int64_t size,
     if (err != cudaSuccess)
       throw c10::Error(sourceLocation(site),
                        describeSite(site) + ": launching the check failed: " +
-                           cudaGetErrorString(err));
+                           cuda::describeError(err));
     return;
   }
   cuda::IndexRangeResult result;
@@ -40,8 +40,8 @@ void detail::checkIndexOnCuda(const at::Tensor &index, int64_t size,
                                                 size, stream, &result);
   if (err != cudaSuccess)
     throw c10::Error(sourceLocation(site),
-                     describeSite(site) +
-                         ": the CUDA check failed: " + cudaGetErrorString(err) +
+                     describeSite(site) + ": the CUDA check failed: " +
+                         cuda::describeError(err) +
                          " (the error may come from earlier work on the "
                          "stream)");
   if (result.badCount)

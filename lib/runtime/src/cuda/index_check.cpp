@@ -3,11 +3,13 @@
 // per-thread pinned result record, and waits (sync) or not (deferred).
 #include <torchtidy/cuda/index_check.h>
 
+#include "error_site.h"
 #include "index_check_dispatch.h"
 
 #include <array>
 #include <atomic>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -50,12 +52,23 @@ std::array<std::atomic<DeviceState *>, kMaxDevices> &deviceStates() {
   return states;
 }
 
+/// Frees what a DeviceState that is not complete holds: a state that fails
+/// half-way through its creation must not keep device or pinned memory.
+struct FreePartialState {
+  void operator()(DeviceState *state) const {
+    if (state->slots)
+      (void)cudaFree(state->slots);
+    if (state->mailboxHost)
+      (void)cudaFreeHost(state->mailboxHost);
+    delete state;
+  }
+};
+
 cudaError_t createDeviceState(int device, DeviceState **out) {
-  auto state = std::make_unique<DeviceState>();
-  cudaError_t err = cudaMalloc(reinterpret_cast<void **>(&state->slots),
-                               sizeof(ReductionSlot) * detail::kReductionSlots);
-  if (err != cudaSuccess)
-    return err;
+  std::unique_ptr<DeviceState, FreePartialState> state(new DeviceState);
+  TORCHTIDY_CUDA_TRY(
+      cudaMalloc(reinterpret_cast<void **>(&state->slots),
+                 sizeof(ReductionSlot) * detail::kReductionSlots));
   std::vector<ReductionSlot> initial(detail::kReductionSlots);
   for (ReductionSlot &s : initial) {
     s.badCount = 0;
@@ -63,26 +76,18 @@ cudaError_t createDeviceState(int device, DeviceState **out) {
     s.blocksDone = 0;
     s.unused = 0;
   }
-  err = cudaMemcpy(state->slots, initial.data(),
-                   sizeof(ReductionSlot) * initial.size(),
-                   cudaMemcpyHostToDevice);
-  if (err != cudaSuccess)
-    return err;
-  err = cudaHostAlloc(reinterpret_cast<void **>(&state->mailboxHost),
-                      sizeof(Mailbox),
-                      cudaHostAllocMapped | cudaHostAllocPortable);
-  if (err != cudaSuccess)
-    return err;
+  TORCHTIDY_CUDA_TRY(cudaMemcpy(state->slots, initial.data(),
+                                sizeof(ReductionSlot) * initial.size(),
+                                cudaMemcpyHostToDevice));
+  TORCHTIDY_CUDA_TRY(cudaHostAlloc(
+      reinterpret_cast<void **>(&state->mailboxHost), sizeof(Mailbox),
+      cudaHostAllocMapped | cudaHostAllocPortable));
   *state->mailboxHost = Mailbox{};
-  err = cudaHostGetDevicePointer(
-      reinterpret_cast<void **>(&state->mailboxDevice), state->mailboxHost, 0);
-  if (err != cudaSuccess)
-    return err;
+  TORCHTIDY_CUDA_TRY(cudaHostGetDevicePointer(
+      reinterpret_cast<void **>(&state->mailboxDevice), state->mailboxHost, 0));
   int multiprocessors = 0;
-  err = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount,
-                               device);
-  if (err != cudaSuccess)
-    return err;
+  TORCHTIDY_CUDA_TRY(cudaDeviceGetAttribute(
+      &multiprocessors, cudaDevAttrMultiProcessorCount, device));
   state->maxResidentBlocks[0] =
       multiprocessors *
       detail::residentBlocksPerMultiprocessor(IndexType::Int32);
@@ -95,13 +100,14 @@ cudaError_t createDeviceState(int device, DeviceState **out) {
 
 cudaError_t deviceState(int device, DeviceState **out) {
   if (device < 0 || device >= kMaxDevices)
-    return cudaErrorInvalidDevice;
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidDevice,
+                                "a device number outside 0 to 63");
   DeviceState *state = deviceStates()[device].load(std::memory_order_acquire);
   if (!state) {
     std::lock_guard<std::mutex> lock(stateMutex());
     state = deviceStates()[device].load(std::memory_order_acquire);
     if (!state) {
-      cudaError_t err = createDeviceState(device, &state);
+      const cudaError_t err = createDeviceState(device, &state); // site noted
       if (err != cudaSuccess)
         return err;
       deviceStates()[device].store(state, std::memory_order_release);
@@ -126,13 +132,13 @@ cudaError_t threadRecord(ThreadRecord **out) {
   thread_local ThreadRecord record;
   if (!record.host) {
     SyncRecord *host = nullptr;
-    cudaError_t err =
+    TORCHTIDY_CUDA_TRY(
         cudaHostAlloc(reinterpret_cast<void **>(&host), sizeof(SyncRecord),
-                      cudaHostAllocMapped | cudaHostAllocPortable);
-    if (err != cudaSuccess)
-      return err;
-    err = cudaHostGetDevicePointer(reinterpret_cast<void **>(&record.device),
-                                   host, 0);
+                      cudaHostAllocMapped | cudaHostAllocPortable));
+    const cudaError_t err = TORCHTIDY_CUDA_ERROR(
+        cudaHostGetDevicePointer(reinterpret_cast<void **>(&record.device),
+                                 host, 0),
+        "cudaHostGetDevicePointer(&record.device, host, 0)");
     if (err != cudaSuccess) {
       (void)cudaFreeHost(host);
       return err;
@@ -145,14 +151,19 @@ cudaError_t threadRecord(ThreadRecord **out) {
 
 cudaError_t prepare(const void *indices, IndexType type, int64_t count,
                     int64_t bound, KernelParams *params, DeviceState **state) {
-  if (count < 0 || bound < 0 || (count > 0 && !indices) ||
-      (type != IndexType::Int32 && type != IndexType::Int64))
-    return cudaErrorInvalidValue;
+  if (count < 0)
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue, "a negative count");
+  if (bound < 0)
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue, "a negative bound");
+  if (count > 0 && !indices)
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue,
+                                "a null index pointer with a count over 0");
+  if (type != IndexType::Int32 && type != IndexType::Int64)
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue,
+                                "an index type other than Int32 or Int64");
   int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess)
-    return err;
-  err = deviceState(device, state);
+  TORCHTIDY_CUDA_TRY(cudaGetDevice(&device));
+  const cudaError_t err = deviceState(device, state); // site noted
   if (err != cudaSuccess)
     return err;
   *params = KernelParams{};
@@ -172,8 +183,9 @@ int typeSlot(IndexType type) { return type == IndexType::Int32 ? 0 : 1; }
 cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
                             int64_t bound, cudaStream_t stream,
                             IndexRangeResult *result) {
+  detail::currentErrorSite() = ErrorSite{};
   if (!result)
-    return cudaErrorInvalidValue;
+    return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue, "a null result");
   *result = IndexRangeResult{};
   if (count == 0 && bound >= 0)
     return cudaSuccess; // nothing to look at: no device work, no sync
@@ -183,7 +195,7 @@ cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
   if (err != cudaSuccess)
     return err;
   ThreadRecord *record = nullptr;
-  err = threadRecord(&record);
+  err = threadRecord(&record); // site noted
   if (err != cudaSuccess)
     return err;
   params.syncRecord = record->device;
@@ -193,9 +205,7 @@ cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
       &launched);
   if (err != cudaSuccess || !launched)
     return err;
-  err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess)
-    return err;
+  TORCHTIDY_CUDA_TRY(cudaStreamSynchronize(stream));
   const volatile SyncRecord *r = record->host;
   result->badCount = r->badCount;
   result->firstPosition = r->firstPosition;
@@ -206,6 +216,7 @@ cudaError_t checkIndexRange(const void *indices, IndexType type, int64_t count,
 cudaError_t checkIndexRangeDeferred(const void *indices, IndexType type,
                                     int64_t count, int64_t bound,
                                     uint32_t siteId, cudaStream_t stream) {
+  detail::currentErrorSite() = ErrorSite{};
   if (count == 0 && bound >= 0)
     return cudaSuccess;
   KernelParams params;
@@ -266,23 +277,67 @@ std::size_t drainDeferredFailures(DeferredFailure *out, std::size_t capacity,
 }
 
 cudaError_t synchronizeDeferredDevices() {
+  detail::currentErrorSite() = ErrorSite{};
   int current = 0;
-  cudaError_t err = cudaGetDevice(&current);
-  if (err != cudaSuccess)
-    return err;
+  TORCHTIDY_CUDA_TRY(cudaGetDevice(&current));
   cudaError_t first = cudaSuccess;
+  ErrorSite firstSite;
   for (int device = 0; device < kMaxDevices; ++device) {
     DeviceState *state = deviceStates()[device].load(std::memory_order_acquire);
     if (!state || !state->ranDeferred.load(std::memory_order_acquire))
       continue;
-    err = cudaSetDevice(device);
+    cudaError_t err =
+        TORCHTIDY_CUDA_ERROR(cudaSetDevice(device), "cudaSetDevice(device)");
     if (err == cudaSuccess)
-      err = cudaDeviceSynchronize();
-    if (err != cudaSuccess && first == cudaSuccess)
+      err = TORCHTIDY_CUDA_ERROR(cudaDeviceSynchronize(),
+                                 "cudaDeviceSynchronize()");
+    if (err != cudaSuccess && first == cudaSuccess) {
       first = err;
+      firstSite = detail::currentErrorSite();
+    }
   }
-  err = cudaSetDevice(current);
-  return first != cudaSuccess ? first : err;
+  TORCHTIDY_CUDA_TRY(cudaSetDevice(current));
+  if (first != cudaSuccess)
+    detail::currentErrorSite() =
+        firstSite; // the first failure is the one returned
+  return first;
+}
+
+namespace detail {
+
+ErrorSite &currentErrorSite() {
+  thread_local ErrorSite site;
+  return site;
+}
+
+cudaError_t noteError(cudaError_t err, const char *file, int line,
+                      const char *call) {
+  if (err != cudaSuccess) {
+    const char *slash = std::strrchr(file, '/');
+    ErrorSite &site = currentErrorSite();
+    site.file = slash ? slash + 1 : file;
+    site.line = line;
+    site.call = call;
+    site.error = err;
+  }
+  return err;
+}
+
+} // namespace detail
+
+ErrorSite lastErrorSite() { return detail::currentErrorSite(); }
+
+std::string describeError(cudaError_t err) {
+  std::string message = cudaGetErrorString(err);
+  const ErrorSite &r = detail::currentErrorSite();
+  if (err == cudaSuccess || r.error != err || !r.call)
+    return message;
+  // The call up to its argument list: "cudaMalloc", not its arguments.
+  const char *paren = std::strchr(r.call, '(');
+  const std::string call =
+      paren ? std::string(r.call, paren) : std::string(r.call);
+  return message + " (" + call + " at " + r.file + ":" +
+         std::to_string(r.line) + ")";
 }
 
 bool deviceAvailable() {

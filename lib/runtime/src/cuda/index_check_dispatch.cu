@@ -1,5 +1,7 @@
 #include "index_check_dispatch.h"
 
+#include "error_site.h"
+
 #include "index_check_kernels.cuh"
 
 namespace torchtidy {
@@ -24,7 +26,8 @@ cudaError_t launchTyped(KernelParams params, int maxResidentBlocks,
       <<<static_cast<unsigned int>(blocks), kThreadsPerBlock, 0, stream>>>(
           params);
   // Checked right after the launch, as C10_CUDA_KERNEL_LAUNCH_CHECK does.
-  const cudaError_t err = cudaGetLastError();
+  const cudaError_t err =
+      TORCHTIDY_CUDA_ERROR(cudaGetLastError(), "indexRangeKernel<<<...>>>");
   *launched = err == cudaSuccess;
   return err;
 }
@@ -43,7 +46,8 @@ cudaError_t dispatchIndexRangeCheck(KernelParams params, IndexType type,
   case IndexType::Int64:
     return launchTyped<int64_t>(params, maxResidentBlocks, stream, launched);
   }
-  return cudaErrorInvalidValue;
+  return TORCHTIDY_CUDA_ERROR(cudaErrorInvalidValue,
+                              "an index type other than Int32 or Int64");
 }
 
 int residentBlocksPerMultiprocessor(IndexType type) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace torchtidy {
 namespace cuda {
@@ -62,6 +63,25 @@ cudaError_t synchronizeDeferredDevices();
 
 /// True when at least one CUDA device is usable.
 bool deviceAvailable();
+
+/// Where inside this library the last error returned to the calling thread
+/// was seen: the CUDA runtime call (or the argument check) that failed, with
+/// its file and line, as CUB's CubDebug reports them. `call` is null while
+/// the thread has had no error.
+struct ErrorSite {
+  const char *file =
+      nullptr; ///< the library's source file, without its directory
+  int line = 0;
+  const char *call =
+      nullptr; ///< the failed call, or what was wrong with an argument
+  cudaError_t error = cudaSuccess;
+};
+ErrorSite lastErrorSite();
+
+/// `err` as a message that names its site: "out of memory (cudaMalloc at
+/// index_check.cpp:61)"; the plain error string when this thread's last
+/// error site is of another error.
+std::string describeError(cudaError_t err);
 
 } // namespace cuda
 } // namespace torchtidy
