@@ -1,17 +1,17 @@
 //===--- LibTorchTidyModule.cpp - torch-tidy ------------------------------===//
 
 #include "ClangTidyModule.h"
-#include "CrossDeviceIndexCheck.h"
-#include "CudaErrorRecoveryCheck.h"
-#include "CudaInDatasetGetCheck.h"
-#include "DanglingDataPtrCheck.h"
-#include "FromBlobDtypeCheck.h"
-#include "FromBlobLifetimeCheck.h"
-#include "HardcodedDeviceCheck.h"
-#include "UncheckedIndexCheck.h"
-#include "UncheckedKernelLaunchCheck.h"
-#include "UnregisteredBufferCheck.h"
-#include "UnregisteredSubmoduleCheck.h"
+#include "CrossDeviceIndexCheck.h"      // IWYU pragma: keep (Checks.def)
+#include "CudaErrorRecoveryCheck.h"     // IWYU pragma: keep (Checks.def)
+#include "CudaInDatasetGetCheck.h"      // IWYU pragma: keep (Checks.def)
+#include "DanglingDataPtrCheck.h"       // IWYU pragma: keep (Checks.def)
+#include "FromBlobDtypeCheck.h"         // IWYU pragma: keep (Checks.def)
+#include "FromBlobLifetimeCheck.h"      // IWYU pragma: keep (Checks.def)
+#include "HardcodedDeviceCheck.h"       // IWYU pragma: keep (Checks.def)
+#include "UncheckedIndexCheck.h"        // IWYU pragma: keep (Checks.def)
+#include "UncheckedKernelLaunchCheck.h" // IWYU pragma: keep (Checks.def)
+#include "UnregisteredBufferCheck.h"    // IWYU pragma: keep (Checks.def)
+#include "UnregisteredSubmoduleCheck.h" // IWYU pragma: keep (Checks.def)
 #include "torchtidy/analysis/LLVMCompat.h"
 // The module registry's header moved between LLVM 19 and 22.
 #include TORCHTIDY_TIDY_REGISTRY_HEADER
@@ -22,28 +22,9 @@ namespace libtorch {
 class LibTorchModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-    CheckFactories.registerCheck<CrossDeviceIndexCheck>(
-        "libtorch-cross-device-index");
-    CheckFactories.registerCheck<CudaErrorRecoveryCheck>(
-        "libtorch-cuda-error-recovery");
-    CheckFactories.registerCheck<CudaInDatasetGetCheck>(
-        "libtorch-cuda-in-dataset-get");
-    CheckFactories.registerCheck<DanglingDataPtrCheck>(
-        "libtorch-dangling-data-ptr");
-    CheckFactories.registerCheck<FromBlobDtypeCheck>(
-        "libtorch-from-blob-dtype");
-    CheckFactories.registerCheck<FromBlobLifetimeCheck>(
-        "libtorch-from-blob-lifetime");
-    CheckFactories.registerCheck<HardcodedDeviceCheck>(
-        "libtorch-hardcoded-device");
-    CheckFactories.registerCheck<UncheckedIndexCheck>(
-        "libtorch-unchecked-index");
-    CheckFactories.registerCheck<UncheckedKernelLaunchCheck>(
-        "libtorch-unchecked-kernel-launch");
-    CheckFactories.registerCheck<UnregisteredBufferCheck>(
-        "libtorch-unregistered-buffer");
-    CheckFactories.registerCheck<UnregisteredSubmoduleCheck>(
-        "libtorch-unregistered-submodule");
+#define TORCHTIDY_CHECK(Class, Name, Finds, Summary)                           \
+  CheckFactories.registerCheck<Class>(Name);
+#include "Checks.def"
   }
 };
 

@@ -27,12 +27,20 @@ set(TORCHTIDY_PACKAGE_MAINTAINER "torch-tidy developers <torch-tidy@maintainers.
 set(CPACK_PACKAGE_CONTACT "${TORCHTIDY_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "static analyzer for LibTorch (PyTorch C++) code, built on clang-tidy")
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+# What the checks find: one sentence from checks/Checks.def (tools/descriptions.py
+# joins it, as --version, the pre-commit hook and the GitHub Action say it).
+execute_process(
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/descriptions.py --sentence
+  OUTPUT_VARIABLE TORCHTIDY_FINDS_SENTENCE OUTPUT_STRIP_TRAILING_WHITESPACE
+  RESULT_VARIABLE _torchtidy_finds_result)
+if(NOT _torchtidy_finds_result EQUAL 0 OR NOT TORCHTIDY_FINDS_SENTENCE)
+  message(FATAL_ERROR "tools/descriptions.py --sentence failed: ${_torchtidy_finds_result}")
+endif()
 # The Description's first line is the summary; CPack indents these lines.
 set(CPACK_PACKAGE_DESCRIPTION "torch-tidy finds the causes of 'CUDA error: an illegal memory access',
 'device-side assert triggered' and 'Expected all tensors to be on the same
-device' before a LibTorch program runs: unregistered tensor members and
-submodules, cross-device index ops, CUDA work in Dataset::get, and index
-tensors that can leave their table.
+device' before a LibTorch program runs. ${TORCHTIDY_FINDS_SENTENCE}
 .
 This package has torch-tidy (clang-tidy ${LLVM_VERSION_MAJOR} with the libtorch checks),
 torch-clangd (clangd ${LLVM_VERSION_MAJOR} with the checks, for editors), the checks as a

@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -17,64 +18,29 @@ using llvm::json::Value;
 namespace torchtidy::driver {
 
 llvm::StringRef libtorchCheckSummary(llvm::StringRef Check) {
-  // The same sentence as each check's header comment and docs page.
+  // checks/Checks.def: the same sentence as each check's header comment and
+  // docs page.
   static const std::map<std::string, std::string, std::less<>> Summaries = {
-      {"libtorch-cross-device-index",
-       "Finds index ops (index_select, gather, scatter, embedding, ...) whose "
-       "index tensor is certain to be on another device than the tensor it "
-       "indexes."},
-      {"libtorch-cuda-error-recovery",
-       "Finds catch handlers around CUDA work that can receive a CUDA error "
-       "and carry on (no rethrow, no exit) or do more CUDA work, although the "
-       "CUDA context is dead after an illegal memory access or a device-side "
-       "assert."},
-      {"libtorch-cuda-in-dataset-get",
-       "Finds CUDA work (moves to a CUDA device, CUDA factories, CUDA API "
-       "calls, kernel launches, reads of member tensors moved to CUDA) in a "
-       "dataset's get()/get_batch() or a transform's apply(), which the "
-       "DataLoader runs on its worker threads."},
-      {"libtorch-dangling-data-ptr",
-       "Finds raw pointers into tensor storage (data_ptr<T>(), data<T>(), "
-       "accessors) that are used after that storage is freed: taken on a "
-       "temporary tensor an op may have freshly allocated and kept past the "
-       "end of the statement, or taken on a local tensor that goes out of "
-       "scope or is reassigned before the pointer's last use."},
-      {"libtorch-from-blob-dtype",
-       "Finds from_blob calls whose dtype (float when none is given) does not "
-       "match the type of the elements its pointer points at: the tensor "
-       "reinterprets their bytes, and may read past the end of the buffer."},
-      {"libtorch-from-blob-lifetime",
-       "Finds tensors made by from_blob (without a deleter) over a local "
-       "array, std::vector, std::string, std::array or variable, or over a "
-       "buffer freed with delete[] or free, that outlive that memory: "
-       "returned, stored in a member, an out-parameter, the module, a "
-       "container or an Example that escapes, or used after the buffer is "
-       "gone, with no copy in between."},
-      {"libtorch-hardcoded-device",
-       "Finds tensors that a torch::nn::Module subclass creates on, or moves "
-       "to, a device fixed in its code (torch::kCUDA, \"cuda:0\", .cuda(), a "
-       "device index literal, a global device), and factories without a "
-       "device in forward() that meet the module's inputs or parameters."},
-      {"libtorch-unchecked-index",
-       "Finds indices with evidence that they can leave the table they read: "
-       "constant ids out of range, a length known only at run time into a "
-       "table of fixed rows, a shift past either end, data from outside the "
-       "program, or a bounds check that does not protect the use."},
-      {"libtorch-unchecked-kernel-launch",
-       "Finds custom CUDA kernel launches that can fail with nothing reading "
-       "the error, that run on the legacy default stream instead of "
-       "LibTorch's current stream, or that receive the storage of a tensor "
-       "that is not on CUDA, not contiguous, or not of the pointer's dtype."},
-      {"libtorch-unregistered-buffer",
-       "Finds tensor data members of a torch::nn::Module subclass that are "
-       "never registered with register_buffer or register_parameter."},
-      {"libtorch-unregistered-submodule",
-       "Finds submodule members of a torch::nn::Module subclass that never go "
-       "through register_module."},
+#define TORCHTIDY_CHECK(Class, Name, Finds, Summary) {Name, Summary},
+#include "Checks.def"
   };
   auto It = Summaries.find(Check);
   return It == Summaries.end() ? llvm::StringRef()
                                : llvm::StringRef(It->second);
+}
+
+std::string libtorchFindsSentence() {
+  static const llvm::StringRef Finds[] = {
+#define TORCHTIDY_CHECK(Class, Name, Finds, Summary) Finds,
+#include "Checks.def"
+  };
+  std::string Sentence = "Finds ";
+  for (size_t I = 0; I < std::size(Finds); ++I) {
+    if (I > 0)
+      Sentence += I + 1 == std::size(Finds) ? " and " : ", ";
+    Sentence += Finds[I].str();
+  }
+  return Sentence + " in LibTorch code.";
 }
 
 namespace {

@@ -37,6 +37,12 @@ buildSarif(llvm::ArrayRef<clang::tooling::Diagnostic> Diagnostics,
 /// The one-sentence summary of a libtorch check, or "" for other checks.
 llvm::StringRef libtorchCheckSummary(llvm::StringRef Check);
 
+/// What the libtorch checks find, as one sentence ("Finds a, b and c in
+/// LibTorch code.") from the "finds" phrases of checks/Checks.def: the
+/// sentence of --version, the Debian package, the pre-commit hook and the
+/// GitHub Action (tools/descriptions.py joins the phrases the same way).
+std::string libtorchFindsSentence();
+
 } // namespace torchtidy::driver
 
 #endif

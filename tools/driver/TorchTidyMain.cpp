@@ -29,6 +29,7 @@
 #include "FastRun.h"
 #include "ProjectRunner.h"
 #include "RunSummary.h"
+#include "Sarif.h"
 #include "TorchTidyVersion.h"
 #include "tool/ClangTidyMain.h"
 
@@ -141,7 +142,8 @@ void printTorchTidyVersion(llvm::raw_ostream &OS) {
   OS << "torch-tidy version " << TORCHTIDY_VERSION << "\n"
      << "  built against LLVM " << LLVM_VERSION_STRING << "\n"
      << "  libtorch checks tested against LibTorch "
-     << TORCHTIDY_TESTED_LIBTORCH_VERSION << "\n";
+     << TORCHTIDY_TESTED_LIBTORCH_VERSION << "\n"
+     << "  " << torchtidy::driver::libtorchFindsSentence() << "\n";
 }
 
 } // namespace

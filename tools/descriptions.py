@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""What torch-tidy finds, in one sentence, from checks/Checks.def.
+
+The "finds" phrase of each check in checks/Checks.def is joined into
+"Finds a, b and c in LibTorch code." (the driver's libtorchFindsSentence
+joins them the same way for --version). That sentence is the description of
+the pre-commit hook (.pre-commit-hooks.yaml), it ends the GitHub Action's
+(action.yml), and CMake puts it in the Debian package's description.
+
+Usage: tools/descriptions.py --sentence   print the sentence
+       tools/descriptions.py --check      fail if a YAML file says otherwise
+       tools/descriptions.py --write      rewrite the YAML files' descriptions
+"""
+
+import argparse
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",\s*"([^"]+)"', re.M)
+ACTION_LEAD = ("Static analysis of LibTorch (PyTorch C++) code on the lines a pull request "
+               "changes, with SARIF for code scanning and a job summary of the findings. ")
+
+
+def checks(root=ROOT):
+    with open(os.path.join(root, "checks", "Checks.def"), encoding="utf-8") as f:
+        rows = ROW.findall(f.read())
+    if not rows:
+        sys.exit("descriptions: no TORCHTIDY_CHECK rows in checks/Checks.def")
+    return rows
+
+
+def sentence(root=ROOT):
+    finds = [phrase for _, _, phrase in checks(root)]
+    joined = finds[0] if len(finds) == 1 else ", ".join(finds[:-1]) + " and " + finds[-1]
+    return "Finds %s in LibTorch code." % joined
+
+
+def yaml_quote(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+# (file, the line's pattern, what the line must be): one description line each.
+def expected_lines(root=ROOT):
+    s = sentence(root)
+    return [
+        (".pre-commit-hooks.yaml", re.compile(r"^  description: .*$", re.M),
+         "  description: " + yaml_quote(s)),
+        ("action.yml", re.compile(r"^description: .*$", re.M),
+         "description: " + yaml_quote(ACTION_LEAD + s)),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--sentence", action="store_true")
+    mode.add_argument("--check", action="store_true")
+    mode.add_argument("--write", action="store_true")
+    ap.add_argument("--root", default=ROOT)
+    a = ap.parse_args()
+    if a.sentence:
+        print(sentence(a.root))
+        return 0
+    stale = 0
+    for name, pattern, line in expected_lines(a.root):
+        path = os.path.join(a.root, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        found = pattern.findall(text)
+        if len(found) != 1:
+            print("descriptions: %s: %d description lines, expected one" % (name, len(found)),
+                  file=sys.stderr)
+            stale += 1
+            continue
+        if found[0] == line:
+            continue
+        if a.write:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(pattern.sub(lambda _: line, text, count=1))
+            print("descriptions: wrote %s" % name)
+        else:
+            print("descriptions: %s is stale (run tools/descriptions.py --write):\n  has:  %s\n"
+                  "  want: %s" % (name, found[0], line), file=sys.stderr)
+            stale += 1
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
