@@ -8,15 +8,17 @@ On a copy of examples/buggy (real LibTorch headers), over LSP on stdio
   open     didOpen of model.cpp -> the first publishDiagnostics that carries
            a libtorch diagnostic (clangd builds the preamble, <torch/torch.h>
            and model.h, then the AST, then runs the checks);
-  edit     a didChange in a function body that adds one more embedding call
-           -> the publishDiagnostics of that version with the new finding
-           (the preamble is reused);
+  edit     a didChange in a function body that adds one more lookup the
+           checks report -> the publishDiagnostics of that version, which
+           must have the new finding (the script stops with a message when
+           it does not, instead of waiting; the preamble is reused);
   include  a didChange that adds an #include at the top (the preamble
            changes) -> the publishDiagnostics of that version;
 and, for scale, `clang++-19 -fsyntax-only model.cpp` with the same flags.
 Medians of --runs runs, with the minimum and maximum.
 
 Usage: bench/clangd_latency.py [--build build] [--runs 5] [--json out.json]
+(--runs 1 is the smoke run ctest's bench.smoke.clangd_latency makes.)
 """
 
 import argparse
@@ -50,6 +52,29 @@ def libtorch_diagnostics(message, uri, version=None):
     return found or None
 
 
+def published(message, uri, version):
+    """Any publishDiagnostics of `uri` at `version`, libtorch ones or not."""
+    if message.get("method") != "textDocument/publishDiagnostics":
+        return False
+    params = message["params"]
+    return params["uri"] == uri and params.get("version") == version
+
+
+# The body edit: after this line of model.cpp's history() ...
+EDIT_ANCHOR = "auto pos = torch::arange(padded.size(1), torch::kLong);"
+# ... one more lookup that the checks report.
+EDIT_LINE = "  auto again = pos_emb(pos);"
+
+
+def body_edit(text):
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if EDIT_ANCHOR in line]
+    if len(at) != 1:
+        raise SystemExit("clangd_latency: examples/buggy/model.cpp has %d lines with %r, "
+                         "expected one: change EDIT_ANCHOR" % (len(at), EDIT_ANCHOR))
+    return "\n".join(lines[:at[0] + 1] + [EDIT_LINE] + lines[at[0] + 1:])
+
+
 def one_run(clangd, project, text):
     path = os.path.join(project, "model.cpp")
     uri = "file://" + urllib.request.pathname2url(path)
@@ -71,16 +96,24 @@ def one_run(clangd, project, text):
         opened = time.monotonic() - start
         before = len(libtorch_diagnostics(first, uri))
 
-        # A body edit: one more unchecked embedding call after line 38.
-        lines = text.split("\n")
-        edited = "\n".join(lines[:38] + ["  auto again = item_emb(item_ids);"] + lines[38:])
+        # A body edit: one more lookup of the position table with the
+        # unbounded positions of history(), which the current rules report
+        # (a run-time length into a table of fixed rows).
+        edited = body_edit(text)
         start = time.monotonic()
         server.notify("textDocument/didChange", {
             "textDocument": {"uri": uri, "version": 2},
             "contentChanges": [{"text": edited}]})
-        server.wait(lambda m: (libtorch_diagnostics(m, uri, 2) or []).__len__() == before + 1,
-                    deadline, "the diagnostics of the body edit")
+        after = server.wait(lambda m: published(m, uri, 2), deadline,
+                            "the diagnostics of the body edit")
         edit = time.monotonic() - start
+        got = libtorch_diagnostics(after, uri, 2) or []
+        if len(got) != before + 1:
+            raise SystemExit(
+                "clangd_latency: the body edit gave %d libtorch diagnostics, %d expected "
+                "(the edit no longer makes one more finding; change body_edit):\n%s"
+                % (len(got), before + 1, "\n".join(
+                    "  %d: %s" % (d["range"]["start"]["line"] + 1, d["message"]) for d in got)))
 
         # An edit of the preamble: one more include at the top.
         included = "#include <vector>\n" + edited
