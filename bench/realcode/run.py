@@ -117,10 +117,50 @@ def expand(flag, root, compat, cuda):
             .replace("{cuda}", cuda).replace("{standins}", STANDINS))
 
 
-def compile_commands(config, project, root, compat, cuda):
-    common = config["common"]
+DEBIAN_TORCH_API = "/usr/include/torch/csrc/api/include"
+
+
+def with_libtorch(flags, prefix):
+    """The common flags with another LibTorch's headers (PREFIX/usr/include and
+    its API directory) where Debian's are."""
+    if not prefix:
+        return flags
+    out = []
+    for flag in flags:
+        if flag == DEBIAN_TORCH_API:
+            inc = os.path.join(prefix, "usr", "include")
+            out[-1:] = ["-isystem", inc, "-isystem"]
+            out.append(os.path.join(inc, "torch", "csrc", "api", "include"))
+        else:
+            out.append(flag)
+    return out
+
+
+def libtorch_release(prefix):
+    """"2.6" for a prefix's headers, "1.13" for Debian's."""
+    api = os.path.join(prefix, "usr", "include", "torch", "csrc", "api", "include") \
+        if prefix else DEBIAN_TORCH_API
+    try:
+        text = open(os.path.join(api, "torch", "version.h")).read()
+    except OSError:
+        return ""
+    m = [re.search(r"#define TORCH_VERSION_%s (\d+)" % k, text) for k in ("MAJOR", "MINOR")]
+    return "%s.%s" % (m[0].group(1), m[1].group(1)) if all(m) else ""
+
+
+def analysed_tus(project, release):
+    """The project's TUs that the LibTorch release under test can parse: a TU
+    marked "libtorch": "2" needs a 2.x release."""
+    major = release.split(".")[0]
+    return [tu for tu in project["tus"] if tu.get("libtorch", major) == major]
+
+
+def compile_commands(config, project, root, compat, cuda, prefix=None, tus=None):
+    common = dict(config["common"])
+    common["cxx"] = with_libtorch(common["cxx"], prefix)
+    common["cuda"] = with_libtorch(common["cuda"], prefix)
     entries = []
-    for tu in project["tus"]:
+    for tu in project["tus"] if tus is None else tus:
         path = os.path.join(root, tu["file"])
         lang = "cuda" if tu["file"].endswith(CUDA_EXT) else "cxx"
         args = [common["compiler"]]
@@ -286,6 +326,31 @@ def compare(findings, labels, projects_run, checks_run=()):
     return table, unjudged, stale, bugs
 
 
+def compare_releases(other_path, release, findings, tu_status):
+    """Both runs side by side per check, on the TUs both parsed, and each
+    finding only one of them has."""
+    with open(other_path) as f:
+        other = json.load(f)
+    ok = lambda tus: {(t["project"], t["file"]) for t in tus
+                      if not t["parse_failed"] and not t["crashed"]}
+    both = ok(tu_status) & ok(other["tus"])
+
+    def keyed(fs):
+        return {(f["project"], f["file"], f["line"], f["column"], f["check"]): f for f in fs
+                if any((f["project"], tu) in both for tu in f["tus"])}
+    mine, theirs = keyed(findings), keyed(other["findings"])
+    checks = sorted({k[4] for k in mine} | {k[4] for k in theirs})
+    print("\nLibTorch %s against %s (%s), on the %d TUs both parsed:" %
+          (release, other.get("libtorch", "?"), other_path, len(both)))
+    print("  %-34s %8s %8s" % ("check", other.get("libtorch", "other"), release))
+    for c in checks:
+        print("  %-34s %8d %8d" % (c, sum(k[4] == c for k in theirs),
+                                   sum(k[4] == c for k in mine)))
+    for k in sorted(set(mine) ^ set(theirs)):
+        print("  only with %s: %s %s:%d:%d [%s]" % (
+            release if k in mine else other.get("libtorch", "other"), *k))
+
+
 def precision(r):
     judged = r["true"] + r["false"]
     return "%.2f" % (r["true"] / judged) if judged else "n/a"
@@ -336,6 +401,12 @@ def main():
     ap.add_argument("--out", default="/tmp/realcode-findings.json",
                     help="findings and per-TU status (default %(default)s)")
     ap.add_argument("--markdown", help="write the table (with command and date) here")
+    ap.add_argument("--libtorch-prefix",
+                    help="another LibTorch's headers, PREFIX/usr/include (tools/fetch-libtorch.sh), "
+                         "instead of Debian's 1.13; TUs marked \"libtorch\": \"2\" run only on 2.x")
+    ap.add_argument("--compare-with", metavar="FINDINGS",
+                    help="a findings file of another run (another LibTorch): print both side by "
+                         "side per check on the TUs both analysed, and each finding only one has")
     ap.add_argument("--list-unjudged", action="store_true",
                     help="print every finding with no label, with its notes")
     args = ap.parse_args()
@@ -355,10 +426,18 @@ def main():
         sys.exit("run.py: no torch-tidy at %s (build it with tools/build.sh, or "
                  "pass --torch-tidy)" % tidy)
     compat = os.path.join(REPO, "lib", "cuda-compat", "include")
+    prefix = os.path.abspath(args.libtorch_prefix) if args.libtorch_prefix else None
+    release = libtorch_release(prefix)
+    if not release:
+        sys.exit("run.py: no LibTorch headers (torch/version.h) %s" %
+                 ("under " + prefix if prefix else "from Debian's libtorch-dev"))
+    print("== LibTorch %s headers%s" % (release, " from " + prefix if prefix else ""),
+          file=sys.stderr)
     root_dir = os.path.abspath(args.root)
     os.makedirs(root_dir, exist_ok=True)
 
     all_findings, tu_status, problems = [], [], []
+    skipped_for_release = 0
     for p in projects:
         root = os.path.join(root_dir, p["name"])
         build = os.path.join(root_dir, "_build", p["name"])
@@ -372,16 +451,19 @@ def main():
             if not os.path.exists(os.path.join(root, tu["file"])):
                 problems.append("%s: %s is not in commit %s" % (p["name"], tu["file"], p["commit"]))
         os.makedirs(build, exist_ok=True)
+        tus = analysed_tus(p, release)
+        skipped_for_release += len(p["tus"]) - len(tus)
         with open(os.path.join(build, "compile_commands.json"), "w") as f:
-            json.dump(compile_commands(config, p, root, compat, args.cuda_path), f, indent=1)
+            json.dump(compile_commands(config, p, root, compat, args.cuda_path, prefix, tus),
+                      f, indent=1)
         print("== %s (%s @ %s): %d TUs%s" % (p["name"], p["repo"], p["commit"][:12],
-                                             len(p["tus"]),
+                                             len(tus),
                                              ", %d files missing from the snapshot" % len(missing)
                                              if missing else ""), file=sys.stderr, flush=True)
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             results = list(pool.map(
                 lambda tu: run_tu(tidy, build, root, args.checks, tu["file"], args.timeout),
-                p["tus"]))
+                tus))
         for r in results:
             state = "CRASH" if r["crashed"] else "ERROR" if r["parse_failed"] else "ok"
             n = sum(1 for d in r["diagnostics"] if d.get("DiagnosticName") != "clang-diagnostic-error")
@@ -402,6 +484,7 @@ def main():
     failed = [t for t in tu_status if t["parse_failed"] or t["crashed"]]
     with open(args.out, "w") as f:
         json.dump({"command": sys.argv, "date": datetime.date.today().isoformat(),
+                   "libtorch": release,
                    "findings": all_findings, "tus": tu_status, "known_bugs": bugs,
                    "problems": problems}, f, indent=1)
 
@@ -411,6 +494,9 @@ def main():
           (len(ran), len(tu_status), ok, sum(t["parse_failed"] for t in tu_status),
            sum(t["crashed"] for t in tu_status),
            sum(len(p.get("left_out", [])) for p in projects)))
+    if skipped_for_release:
+        print("  %d TUs need another LibTorch than %s (\"libtorch\" in projects.json)"
+              % (skipped_for_release, release))
     for t in failed:
         print("  %s %s: %s" % ("CRASH" if t["crashed"] else "ERROR",
                                t["project"] + "/" + t["file"], "; ".join(t["errors"])))
@@ -438,6 +524,8 @@ def main():
                 for n in f["notes"]:
                     print("      note %s:%d:%d %s" % (n["file"], n["line"], n["column"],
                                                       n["message"]))
+    if args.compare_with:
+        compare_releases(args.compare_with, release, all_findings, tu_status)
     print("\nfindings written to " + args.out)
 
     if args.markdown:

@@ -3,18 +3,103 @@
 #include "ChangedLines.h"
 #include "ProjectRunner.h"
 #include "Sarif.h"
+#include "ThirdPartyIncludes.h"
 
 #include "ClangTidyModule.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include TORCHTIDY_TIDY_REGISTRY_HEADER
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 using namespace torchtidy::driver;
 
 namespace {
+
+/// A file system with LibTorch laid out as a pip wheel lays it out, Python's
+/// headers, pybind11's, the CUDA toolkit's and a project of the user's.
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> layouts() {
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  const char *Files[] = {
+      "/venv/lib/python3.11/site-packages/torch/include/ATen/ATen.h",
+      "/venv/lib/python3.11/site-packages/torch/include/c10/macros/Macros.h",
+      "/venv/lib/python3.11/site-packages/torch/include/torch/csrc/api/"
+      "include/torch/torch.h",
+      "/venv/lib/python3.11/site-packages/torch/include/TH/TH.h",
+      "/usr/include/python3.11/Python.h",
+      "/usr/include/python3.11/pyconfig.h",
+      "/venv/lib/python3.11/site-packages/pybind11/include/pybind11/"
+      "pybind11.h",
+      "/opt/cuda/include/cuda_runtime.h",
+      "/work/project/include/model.h",
+      "/work/project/third_party/ATen/ATen.h", // no c10: not LibTorch
+  };
+  for (const char *F : Files)
+    FS->addFile(F, 0, llvm::MemoryBuffer::getMemBuffer(""));
+  (void)FS->setCurrentWorkingDirectory("/work/project");
+  return FS;
+}
+
+TEST(ThirdPartyIncludes, KnowsLibTorchPythonPybindAndCudaDirectories) {
+  auto FS = layouts();
+  const std::string Torch = "/venv/lib/python3.11/site-packages/torch/include";
+  EXPECT_TRUE(isThirdPartyIncludeDir(*FS, Torch));
+  EXPECT_TRUE(isThirdPartyIncludeDir(*FS, Torch + "/torch/csrc/api/include"));
+  EXPECT_TRUE(isThirdPartyIncludeDir(*FS, Torch + "/TH"));
+  EXPECT_TRUE(isThirdPartyIncludeDir(*FS, "/usr/include/python3.11"));
+  EXPECT_TRUE(isThirdPartyIncludeDir(
+      *FS, "/venv/lib/python3.11/site-packages/pybind11/include"));
+  EXPECT_TRUE(isThirdPartyIncludeDir(*FS, "/opt/cuda/include"));
+  EXPECT_FALSE(isThirdPartyIncludeDir(*FS, "/work/project/include"));
+  EXPECT_FALSE(isThirdPartyIncludeDir(*FS, "include"));
+  EXPECT_FALSE(isThirdPartyIncludeDir(*FS, "/work/project/third_party"));
+  EXPECT_FALSE(isThirdPartyIncludeDir(*FS, "/nowhere"));
+  // Relative to the working directory.
+  EXPECT_TRUE(isThirdPartyIncludeDir(
+      *FS, "../../venv/lib/python3.11/site-packages/torch/include"));
+}
+
+TEST(ThirdPartyIncludes, RewritesEachSpellingOfMinusI) {
+  auto Adjust = thirdPartyIncludesAdjuster(layouts());
+  const std::string Torch = "/venv/lib/python3.11/site-packages/torch/include";
+  const std::string Api = Torch + "/torch/csrc/api/include";
+  clang::tooling::CommandLineArguments In = {
+      "c++",
+      "-Iinclude",
+      "-I" + Torch,
+      "-I",
+      Api,
+      "-DX=1",
+      "--include-directory=/usr/include/python3.11",
+      "--include-directory",
+      "/opt/cuda/include",
+      "-I",
+      "include",
+      "-c",
+      "model.cpp"};
+  clang::tooling::CommandLineArguments Want = {"c++",
+                                               "-Iinclude",
+                                               "-isystem",
+                                               Torch,
+                                               "-isystem",
+                                               Api,
+                                               "-DX=1",
+                                               "-isystem",
+                                               "/usr/include/python3.11",
+                                               "-isystem",
+                                               "/opt/cuda/include",
+                                               "-I",
+                                               "include",
+                                               "-c",
+                                               "model.cpp"};
+  EXPECT_EQ(Adjust(In, "model.cpp"), Want);
+  // A trailing -I with no directory is left for the compiler to reject.
+  clang::tooling::CommandLineArguments Trailing = {"c++", "-c", "a.cpp", "-I"};
+  EXPECT_EQ(Adjust(Trailing, "a.cpp"), Trailing);
+}
 
 TEST(ChangedLines, ParsesGitDiffU0) {
   const char *Diff = R"(diff --git a/src/model.cpp b/src/model.cpp

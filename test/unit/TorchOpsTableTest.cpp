@@ -1,9 +1,14 @@
 //===--- TorchOpsTableTest.cpp - the op table against real LibTorch -------===//
 //
 // Every row of TorchOps.def names something that exists in the real LibTorch
-// 1.13 headers, in every form the row gives, and an index sink's source and
-// index are the parameters the row says. A typo, a swapped operand or a form
-// that does not exist fails here. Skipped when LibTorch is not installed.
+// headers, in every form the row gives, and an index sink's source and index
+// are the parameters the row says. A typo, a swapped operand or a form that
+// does not exist fails here. Skipped when LibTorch is not installed.
+// The headers are Debian's 1.13 by default; TORCHTIDY_TABLE_LIBTORCH_PREFIX
+// names another release's (PREFIX/usr/include, tools/fetch-libtorch.sh), whose
+// version the test reads from <torch/version.h>: rows of later releases
+// (TORCHTIDY_OP_SINCE) and of earlier ones (TORCHTIDY_OP_UNTIL) are checked
+// against it (ctest unit.table.libtorch2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,7 +33,27 @@ using namespace torchtidy;
 
 namespace {
 
-constexpr const char *TorchApiInclude = TORCHTIDY_TORCH_API_INCLUDE;
+/// The include directories of the LibTorch under test: Debian's API directory
+/// (its root is /usr/include), or both of another prefix's.
+std::vector<std::string> torchIncludes() {
+  if (const char *Prefix = std::getenv("TORCHTIDY_TABLE_LIBTORCH_PREFIX")) {
+    if (*Prefix) {
+      std::string Root = std::string(Prefix) + "/usr/include";
+      return {Root, Root + "/torch/csrc/api/include"};
+    }
+  }
+  return {TORCHTIDY_TORCH_API_INCLUDE};
+}
+const std::vector<std::string> TorchIncludes = torchIncludes();
+const std::string TorchApiInclude = TorchIncludes.back();
+
+/// -isystem for each of \p Dirs.
+std::vector<std::string> systemIncludes(const std::vector<std::string> &Dirs) {
+  std::vector<std::string> Args;
+  for (const std::string &D : Dirs)
+    Args.insert(Args.end(), {"-isystem", D});
+  return Args;
+}
 /// The CUDA toolkit's headers, for the rows of CUDA runtime functions
 /// (checked when the toolkit is installed).
 constexpr const char *CudaInclude = TORCHTIDY_CUDA_INCLUDE;
@@ -86,24 +112,29 @@ protected:
     return true;
   }
   static void SetUpTestSuite() {
-    std::string Header = std::string(TorchApiInclude) + "/torch/torch.h";
+    std::string Header = TorchApiInclude + "/torch/torch.h";
+    std::vector<std::string> Args = {"-std=c++17"};
+    for (const std::string &A : systemIncludes(TorchIncludes))
+      Args.push_back(A);
     if (!llvm::sys::fs::exists(Header) ||
         !parseInto("#include <torch/torch.h>\n#include <cstdio>\n"
                    "#include <cstdlib>\n#include <fstream>\n",
-                   {"-std=c++17", "-isystem", TorchApiInclude}, "table.cpp",
-                   AST, Decls))
+                   Args, "table.cpp", AST, Decls))
       return;
+    Version = releaseOf(*AST);
     std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
     if (!llvm::sys::fs::exists(Cuda) ||
         !parseInto("#include <cuda_runtime_api.h>\n",
                    {"-std=c++17", "-isystem", CudaInclude}, "cuda.cpp", CudaAST,
                    CudaDecls))
       return;
+    std::vector<std::string> CudaArgs = {
+        "-std=c++17", "-isystem", CudaCompatInclude, "-isystem", CudaInclude};
+    for (const std::string &A : systemIncludes(TorchIncludes))
+      CudaArgs.push_back(A);
     parseInto("#include <c10/cuda/CUDAGuard.h>\n"
               "#include <c10/cuda/CUDAStream.h>\n",
-              {"-std=c++17", "-isystem", CudaCompatInclude, "-isystem",
-               CudaInclude, "-isystem", TorchApiInclude},
-              "c10cuda.cpp", C10CudaAST, C10CudaDecls);
+              CudaArgs, "c10cuda.cpp", C10CudaAST, C10CudaDecls);
   }
   static void TearDownTestSuite() {
     delete Decls;
@@ -132,6 +163,42 @@ protected:
     return It == ByName.end() ? None : It->second;
   }
 
+  /// "major.minor" of the headers parsed, from <torch/version.h>.
+  static std::string releaseOf(ASTUnit &Unit) {
+    Preprocessor &PP = Unit.getPreprocessor();
+    auto Value = [&](llvm::StringRef Name) -> std::string {
+      const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(Name));
+      if (!MI || MI->getNumTokens() != 1)
+        return "";
+      const Token &T = MI->getReplacementToken(0);
+      return T.is(tok::numeric_constant)
+                 ? std::string(T.getLiteralData(), T.getLength())
+                 : "";
+    };
+    std::string Major = Value("TORCH_VERSION_MAJOR");
+    std::string Minor = Value("TORCH_VERSION_MINOR");
+    return Major.empty() || Minor.empty() ? "" : Major + "." + Minor;
+  }
+
+  /// Whether the headers under test are of \p Release or later ("2.1").
+  static bool atLeast(llvm::StringRef Release) {
+    auto Parse = [](llvm::StringRef R) {
+      std::pair<unsigned, unsigned> V{0, 0};
+      auto [Major, Minor] = R.split('.');
+      (void)Major.getAsInteger(10, V.first);
+      (void)Minor.getAsInteger(10, V.second);
+      return V;
+    };
+    return Parse(Version) >= Parse(Release);
+  }
+
+  /// Whether a row belongs in the release under test.
+  static bool inRelease(const OpRow &Row) {
+    return (Row.Since.empty() || atLeast(Row.Since)) &&
+           (Row.Until.empty() || !atLeast(Row.Until));
+  }
+
+  static inline std::string Version;
   static inline ASTUnit *AST = nullptr;
   static inline Declared *Decls = nullptr;
   static inline ASTUnit *CudaAST = nullptr;
@@ -184,10 +251,10 @@ TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
     if (isCudaRow(Row))
       continue;
     for (unsigned Form : EachForm)
-      if ((Row.Forms & Form) && Row.Since.empty())
+      if ((Row.Forms & Form) && inRelease(Row))
         EXPECT_FALSE(functions(Form, Row.Name).empty())
             << Row.Name.str() << " has no " << formName(Form)
-            << " form in LibTorch 1.13";
+            << " form in LibTorch " << Version;
   }
 }
 
@@ -237,21 +304,36 @@ TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
   EXPECT_GT(Rows, 0u);
 }
 
-// A row of a later release names an op 1.13 does not have (else it would be
-// a plain row, checked above).
-TEST_F(TorchOpsTable, OpsOfLaterReleasesAreNotIn113) {
-  unsigned Later = 0;
+// A row of a later release (TORCHTIDY_OP_SINCE) names an op that earlier
+// releases do not have, and a row of earlier releases (TORCHTIDY_OP_UNTIL) one
+// that later releases no longer have (else it would be a plain row): the
+// release under test has neither outside its range.
+TEST_F(TorchOpsTable, OpsOutsideTheirReleasesAreNotDeclared) {
+  ASSERT_FALSE(Version.empty())
+      << "no TORCH_VERSION_MAJOR/MINOR in the headers";
+  unsigned Ranged = 0;
   for (const OpRow &Row : opRows()) {
-    if (Row.Since.empty())
+    if (Row.Since.empty() && Row.Until.empty())
       continue;
-    ++Later;
+    ++Ranged;
+    if (inRelease(Row))
+      continue;
     for (unsigned Form : EachForm)
       if (Row.Forms & Form)
         EXPECT_TRUE(functions(Form, Row.Name).empty())
-            << Row.Name.str() << " (since " << Row.Since.str()
-            << ") is declared by LibTorch 1.13: make it a TORCHTIDY_OP row";
+            << Row.Name.str() << " (since '" << Row.Since.str() << "', until '"
+            << Row.Until.str() << "') is declared by LibTorch " << Version
+            << ": widen its range";
   }
-  EXPECT_GT(Later, 0u);
+  EXPECT_GT(Ranged, 0u);
+}
+
+TEST_F(TorchOpsTable, TheReleaseIsKnown) {
+  EXPECT_TRUE(llvm::StringRef(Version).starts_with("1.") ||
+              llvm::StringRef(Version).starts_with("2."))
+      << Version;
+  if (const char *Want = std::getenv("TORCHTIDY_TABLE_LIBTORCH_RELEASE"))
+    EXPECT_EQ(Version, Want);
 }
 
 TEST_F(TorchOpsTable, EverySinkReadsTheParametersItNames) {

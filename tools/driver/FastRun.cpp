@@ -5,6 +5,7 @@
 #include "DriverCompat.h"
 #include "PreambleCache.h"
 #include "ResultsCache.h"
+#include "ThirdPartyIncludes.h"
 
 #include "ClangTidy.h"
 #include "ClangTidyDiagnosticConsumer.h"
@@ -575,6 +576,14 @@ runClangTidyFast(ClangTidyContext &Context,
   Tool.appendArgumentsAdjuster(cudaArgumentsAdjuster(Cuda));
   Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  // LibTorch from a wheel or the zip, Python and pybind11 by -I (setup.py
+  // builds, Makefiles) are system headers, as CMake's imported targets make
+  // them: outside the traversal scope, and fit for the preamble cache.
+  Tool.appendArgumentsAdjuster(
+      [&Filter, ThirdParty = thirdPartyIncludesAdjuster(BaseFS)](
+          const CommandLineArguments &Args, llvm::StringRef File) {
+        return Filter.onlyLibTorchChecks(File) ? ThirdParty(Args, File) : Args;
+      });
 
   std::optional<PreambleCache> Preambles;
   if (!Fast.CacheDir.empty() && Fast.PreambleCache) {

@@ -23,6 +23,8 @@ const OpRow OpRows[] = {
 #define TORCHTIDY_OP(Name, Forms, Facts) {#Name, (Forms), (Facts)},
 #define TORCHTIDY_OP_SINCE(Name, Forms, Facts, Since)                          \
   {#Name, (Forms), (Facts), #Since},
+#define TORCHTIDY_OP_UNTIL(Name, Forms, Facts, Until)                          \
+  {#Name, (Forms), (Facts), "", #Until},
 #include "torchtidy/analysis/TorchOps.def"
 };
 

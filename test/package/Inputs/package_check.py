@@ -70,6 +70,7 @@ expected = [
     "/usr/share/doc/torch-tidy/ide.md",
     "/usr/share/doc/torch-tidy/checks/unchecked-index.md",
     "/usr/share/torch-tidy",
+    "/usr/share/torch-tidy/extension-compile-commands.py",
 ]
 if os.path.isdir(os.path.join(src_root, "lib", "cuda-compat", "include")):
     expected.append("/usr/share/torch-tidy/cuda-compat/include")

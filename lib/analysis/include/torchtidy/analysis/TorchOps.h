@@ -217,12 +217,14 @@ struct IndexSinkRow {
 };
 
 /// One TORCHTIDY_OP row (or TORCHTIDY_OP_SINCE row: Since names the LibTorch
-/// release that added the op, which the 1.13 headers do not have).
+/// release that added the op, which the 1.13 headers do not have; or
+/// TORCHTIDY_OP_UNTIL row: Until names the release that removed it).
 struct OpRow {
   llvm::StringRef Name;
   unsigned Forms;
   uint64_t Facts;
   llvm::StringRef Since = "";
+  llvm::StringRef Until = "";
 };
 
 /// One TORCHTIDY_MODULE row.
