@@ -8,6 +8,7 @@
 #include "FromBlobDtypeCheck.h"         // IWYU pragma: keep (Checks.def)
 #include "FromBlobLifetimeCheck.h"      // IWYU pragma: keep (Checks.def)
 #include "HardcodedDeviceCheck.h"       // IWYU pragma: keep (Checks.def)
+#include "KernelUncheckedIndexCheck.h"  // IWYU pragma: keep (Checks.def)
 #include "UncheckedIndexCheck.h"        // IWYU pragma: keep (Checks.def)
 #include "UncheckedKernelLaunchCheck.h" // IWYU pragma: keep (Checks.def)
 #include "UnregisteredBufferCheck.h"    // IWYU pragma: keep (Checks.def)

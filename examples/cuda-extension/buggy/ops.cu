@@ -55,7 +55,8 @@ torch::Tensor row_sums(const torch::Tensor &x) {
   return out;
 }
 
-// The ids are made as 32-bit integers and read as 64-bit ones.
+// The ids are made as 32-bit integers and read as 64-bit ones, and nothing
+// checks that they are rows of x before the kernel reads in[ids[...]].
 torch::Tensor gather_rows(const torch::Tensor &x, const torch::Tensor &ids) {
   TORCH_CHECK(x.is_cuda() && x.is_contiguous() && ids.is_cuda());
   auto ids32 = ids.to(torch::kInt).contiguous();

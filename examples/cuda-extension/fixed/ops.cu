@@ -57,6 +57,10 @@ torch::Tensor row_sums(const torch::Tensor &x) {
 torch::Tensor gather_rows(const torch::Tensor &x, const torch::Tensor &ids) {
   TORCH_CHECK(x.is_cuda() && x.is_contiguous() && ids.is_cuda());
   auto ids64 = ids.to(torch::kLong).contiguous();
+  // The kernel reads in[ids[...]]: every id must be a row of x.
+  TORCH_CHECK(ids64.numel() == 0 || (ids64.min().item<int64_t>() >= 0 &&
+                                     ids64.max().item<int64_t>() < x.size(0)),
+              "gather_rows: ids out of range for ", x.size(0), " rows");
   auto out = torch::empty({ids64.numel(), x.size(1)}, x.options());
   auto stream = at::cuda::getCurrentCUDAStream();
   gather_rows_kernel<<<1, 256, 0, stream>>>(

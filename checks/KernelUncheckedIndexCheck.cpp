@@ -1,0 +1,141 @@
+//===--- KernelUncheckedIndexCheck.cpp - torch-tidy -----------------------===//
+
+#include "KernelUncheckedIndexCheck.h"
+#include "SourceText.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroArgs.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include "utils/OptionsUtils.h"
+
+using namespace clang::ast_matchers;
+using torchtidy::UncheckedIndexLoad;
+
+namespace clang::tidy::libtorch {
+
+namespace {
+
+/// Records each invocation of a configured assert macro with the
+/// identifiers of its arguments: a macro that expands to nothing in some
+/// builds leaves no comparison in the AST.
+class AssertMacroRecorder : public PPCallbacks {
+public:
+  AssertMacroRecorder(const SourceManager &SM, KernelUncheckedIndexCheck &Check)
+      : SM(SM), Check(Check) {}
+
+  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
+                    const MacroArgs *Args) override {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II || !Args ||
+        !llvm::is_contained(Check.Config.AssertMacros, II->getName().str()))
+      return;
+    torchtidy::AssertMacroUse Use;
+    Use.Loc = SM.getFileLoc(Name.getLocation());
+    for (unsigned A = 0; A < Args->getNumMacroArguments(); ++A)
+      for (const Token *T = Args->getUnexpArgument(A); T->isNot(tok::eof); ++T)
+        if (const IdentifierInfo *Id = T->getIdentifierInfo())
+          Use.Names.push_back(Id->getName().str());
+    Check.Asserts.push_back(std::move(Use));
+  }
+
+private:
+  const SourceManager &SM;
+  KernelUncheckedIndexCheck &Check;
+};
+
+} // namespace
+
+KernelUncheckedIndexCheck::KernelUncheckedIndexCheck(StringRef Name,
+                                                     ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      AssertMacros(Options.get(
+          "AssertMacros",
+          "CUDA_KERNEL_ASSERT;assert;TORCH_CHECK;TORCH_INTERNAL_ASSERT")) {
+  Config.AssertMacros.clear();
+  for (StringRef M : utils::options::parseStringList(AssertMacros))
+    Config.AssertMacros.push_back(M.str());
+  Config.HostLoops = Options.get("HostLoops", true);
+}
+
+void KernelUncheckedIndexCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AssertMacros", AssertMacros);
+  Options.store(Opts, "HostLoops", Config.HostLoops);
+}
+
+void KernelUncheckedIndexCheck::registerPPCallbacks(const SourceManager &SM,
+                                                    Preprocessor *PP,
+                                                    Preprocessor *) {
+  PP->addPPCallbacks(std::make_unique<AssertMacroRecorder>(SM, *this));
+}
+
+void KernelUncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void KernelUncheckedIndexCheck::onEndOfTranslationUnit() {
+  Reported.clear();
+  Asserts.clear();
+}
+
+void KernelUncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  for (const UncheckedIndexLoad &U :
+       torchtidy::findUncheckedIndexLoads(*Result.Context, Config, Asserts))
+    report(U, *Result.Context);
+}
+
+void KernelUncheckedIndexCheck::report(const UncheckedIndexLoad &U,
+                                       ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = SM.getFileLoc(U.Access->getBeginLoc());
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  const std::string Source =
+      U.Source ? U.Source->getNameAsString() : std::string("an index array");
+  const std::string Value = U.Holder ? "'" + U.Holder->getNameAsString() + "'"
+                                     : "'" + quotedText(U.Load, Ctx) + "'";
+  const char *Where = U.Device ? "in a kernel" : "in a loop over raw storage";
+  {
+    auto D =
+        diag(Loc,
+             "'%0' indexes '%1' with %2, a value read from '%3', and "
+             "nothing bounds it %4: one index out of range reads or writes "
+             "outside the array (on CUDA: an illegal memory access); "
+             "compare it with the array's size first (CUDA_KERNEL_ASSERT, "
+             "or TORCH_CHECK on the index tensor before the launch)")
+        << quotedText(U.Access, Ctx) << quotedText(U.Array, Ctx) << Value
+        << Source << Where;
+    // A fix-it where the bound is known: an array the code declares, indexed
+    // by a named value.
+    if (U.Holder && U.ArrayExtent > 0 && U.Device && U.Statement &&
+        U.Statement->getBeginLoc().isFileID()) {
+      const std::string Name = U.Holder->getNameAsString();
+      const StringRef Indent =
+          Lexer::getIndentationForLine(U.Statement->getBeginLoc(), SM);
+      D << FixItHint::CreateInsertion(
+          U.Statement->getBeginLoc(),
+          "CUDA_KERNEL_ASSERT(" + Name + " >= 0 && " + Name + " < " +
+              std::to_string(U.ArrayExtent) + ");\n" + Indent.str());
+    }
+  }
+  diag(SM.getFileLoc(U.Load->getBeginLoc()),
+       "the index value is read here from '%0'%1", DiagnosticIDs::Note)
+      << Source
+      << (!U.Device || !U.Source || !isa<ParmVarDecl>(U.Source) ? ""
+          : U.Source->getType()->isPointerType()
+              ? ", a pointer parameter of the kernel"
+              : ", a parameter of the kernel that holds a pointer to them");
+  if (U.LaunchArgument)
+    diag(SM.getFileLoc(U.LaunchArgument->getBeginLoc()),
+         "the launch passes '%0' for it", DiagnosticIDs::Note)
+        << quotedText(U.LaunchArgument, Ctx);
+}
+
+} // namespace clang::tidy::libtorch

@@ -1,0 +1,252 @@
+// RUN: %check_clang_tidy %s libtorch-kernel-unchecked-index %t -- -- %mock_torch %mock_cuda -DTORCH_EXTENSION_NAME=example_ops
+
+#include <ATen/cuda/CUDAContext.h>
+#include <torch/extension.h>
+
+// What the CUDA headers declare for device code.
+__device__ float atomicAdd(float *address, float value);
+__device__ int atomicAdd(int *address, int value);
+template <typename T> __device__ T __ldg(const T *address);
+// Compiled out in release builds: only its arguments are left to see.
+#define CUDA_KERNEL_ASSERT(cond) ((void)0)
+
+// --- Reported: an offset computed from a value read from an index array.
+
+__global__ void scatter_rows(const float *src, const int64_t *index,
+                             float *out, int64_t n, int64_t k) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= n * k)
+    return;
+  const int64_t row = index[i / k];
+  atomicAdd(&out[row * k + i % k], src[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'out[row * k + i % k]' indexes 'out' with 'row', a value read from 'index', and nothing bounds it in a kernel: {{.*}} [libtorch-kernel-unchecked-index]
+  // CHECK-MESSAGES: :[[@LINE-3]]:23: note: the index value is read here from 'index', a pointer parameter of the kernel
+}
+
+__global__ void count_ids(const int *ids, int *counts, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    atomicAdd(counts + ids[i], 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'counts + ids[i]' indexes 'counts' with 'ids[i]', a value read from 'ids', and nothing bounds it in a kernel
+  // CHECK-MESSAGES: :[[@LINE-2]]:24: note: the index value is read here from 'ids'
+}
+
+// A CSR row pointer read with a row that comes from another array.
+__global__ void csr_rows(const int64_t *rowptr, const int64_t *rows,
+                         float *out, int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    const int64_t r = __ldg(rows + i);
+    out[i] = rowptr[r + 1] - rowptr[r];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'rowptr[r + 1]' indexes 'rowptr' with 'r', a value read from 'rows'
+    // CHECK-MESSAGES: :[[@LINE-3]]:23: note: the index value is read here from 'rows'
+    // CHECK-MESSAGES: :[[@LINE-3]]:30: warning: 'rowptr[r]' indexes 'rowptr' with 'r', a value read from 'rows'
+    // CHECK-MESSAGES: :[[@LINE-5]]:23: note: the index value is read here from 'rows'
+  }
+}
+
+// A comparison with nothing of the index does not bound it.
+__global__ void gather_checked_wrong(const float *src, const int64_t *index,
+                                     float *out, int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= n || rows <= 0)
+    return;
+  out[i] = src[index[i]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'src[index[i]]' indexes 'src' with 'index[i]', a value read from 'index'
+  // CHECK-MESSAGES: :[[@LINE-2]]:16: note: the index value is read here from 'index'
+}
+
+// A shared array the kernel declares: the fix-it asserts its extent.
+__global__ void histogram(const int *bins, int *out, int n) {
+  __shared__ int local[64];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const int b = bins[i];
+    atomicAdd(&local[b], 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'local[b]' indexes 'local' with 'b', a value read from 'bins'
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: the index value is read here from 'bins'
+    // CHECK-FIXES: {{^}}    CUDA_KERNEL_ASSERT(b >= 0 && b < 64);{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    atomicAdd(&local[b], 1);{{$}}
+  }
+  out[i] = local[threadIdx.x % 64];
+}
+
+// A host loop over raw storage (the CPU twin of a scatter kernel).
+void scatter_cpu(const torch::Tensor &src, const torch::Tensor &index,
+                 torch::Tensor &out, int64_t k) {
+  const float *src_data = src.data_ptr<float>();
+  const int64_t *index_data = index.data_ptr<int64_t>();
+  float *out_data = out.data_ptr<float>();
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    const int64_t row = index_data[i];
+    for (int64_t c = 0; c < k; ++c)
+      out_data[row * k + c] += src_data[i * k + c];
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'out_data[row * k + c]' indexes 'out_data' with 'row', a value read from 'index_data', and nothing bounds it in a loop over raw storage
+    // CHECK-MESSAGES: :[[@LINE-4]]:25: note: the index value is read here from 'index_data'
+  }
+}
+
+// --- Not reported.
+
+// Offsets from threadIdx, blockIdx and loop counters (the grid-stride loop).
+__global__ void scale(const float *in, float *out, float f, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x)
+    out[i] = in[i] * f;
+}
+
+// Compared before use: an early return, an enclosing if, an assert that
+// release builds compile out.
+__global__ void gather_guarded(const float *src, const int64_t *index,
+                               float *out, int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= n)
+    return;
+  const int64_t j = index[i];
+  if (j < 0 || j >= rows)
+    return;
+  out[i] = src[j];
+}
+
+__global__ void gather_if(const float *src, const int64_t *index, float *out,
+                          int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    const int64_t j = index[i];
+    if (j >= 0 && j < rows)
+      out[i] = src[j];
+  }
+}
+
+__global__ void gather_asserted(const float *src, const int64_t *index,
+                                float *out, int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    const int64_t j = index[i];
+    CUDA_KERNEL_ASSERT(j >= 0 && j < rows);
+    out[i] = src[j * 2 + 1];
+  }
+}
+
+// Clamped.
+__device__ int64_t clamp_row(int64_t v, int64_t hi);
+__global__ void gather_clamped(const float *src, const int64_t *index,
+                               float *out, int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = src[std::min(std::max(index[i], int64_t(0)), rows - 1)];
+}
+
+// Bounded on the host before every launch of the kernel in the file.
+__global__ void lookup(const float *table, const int64_t *ids, float *out,
+                       int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = table[ids[i]];
+}
+
+torch::Tensor lookup_op(const torch::Tensor &table, const torch::Tensor &ids) {
+  TORCH_CHECK(ids.min().item<int64_t>() >= 0 &&
+              ids.max().item<int64_t>() < table.size(0));
+  auto out = torch::empty({ids.numel()}, table.options());
+  auto stream = at::cuda::getCurrentCUDAStream();
+  lookup<<<1, 256, 0, stream>>>(table.data_ptr<float>(),
+                                ids.data_ptr<int64_t>(),
+                                out.data_ptr<float>(), ids.numel());
+  return out;
+}
+
+// Index arrays produced by code that bounds them (argsort of the input).
+__global__ void permute(const float *in, const int64_t *order, float *out,
+                        int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = in[order[i]];
+}
+
+torch::Tensor sorted(const torch::Tensor &x) {
+  auto order = x.argsort();
+  auto out = torch::empty_like(x);
+  auto stream = at::cuda::getCurrentCUDAStream();
+  permute<<<1, 256, 0, stream>>>(x.data_ptr<float>(),
+                                 order.data_ptr<int64_t>(),
+                                 out.data_ptr<float>(), x.numel());
+  return out;
+}
+
+// Loads of float data, and arrays the kernel fills itself.
+__global__ void local_table(const float *weights, float *out, int n) {
+  int slots[8];
+  for (int s = 0; s < 8; ++s)
+    slots[s] = s;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = weights[slots[i % 8]] * weights[i];
+}
+
+// Host code outside loops, and host loops over containers.
+int64_t first_row(const torch::Tensor &index, const std::vector<float> &rows) {
+  const int64_t *index_data = index.data_ptr<int64_t>();
+  return static_cast<int64_t>(rows.size()) + index_data[0];
+}
+
+// --- Reported: patterns of segment and scatter code.
+
+// A CSR segment: the loop runs between two values read from the row
+// pointers, which bound nothing.
+__global__ void segment_sum(const float *src, const int64_t *indptr,
+                            float *out, int64_t rows) {
+  const int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (r >= rows)
+    return;
+  const int64_t start = indptr[r], end = indptr[r + 1];
+  float sum = 0;
+  for (int64_t e = start; e < end; ++e)
+    sum += src[e];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'src[e]' indexes 'src' with 'start', a value read from 'indptr'
+  // CHECK-MESSAGES: :[[@LINE-5]]:25: note: the index value is read here from 'indptr'
+  out[r] = sum;
+}
+
+// A struct that holds the index tensor's pointer (as TensorInfo does): its
+// data is index values, its sizes are not.
+struct IndexInfo {
+  int64_t *data;
+  int64_t sizes[4];
+};
+__global__ void scatter_info(const float *src, IndexInfo info, float *out,
+                             int64_t n, int64_t k) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n && k < info.sizes[0])
+    atomicAdd(out + info.data[i] * k, src[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'out + info.data[i] * k' indexes 'out' with 'info.data[i]', a value read from 'info'
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: the index value is read here from 'info'
+}
+
+// The host loop inside a lambda (the shape of an AT_DISPATCH body), reading
+// locals of the function around it.
+template <typename F> void dispatch(F &&Body) { Body(); }
+void gather_cpu(const torch::Tensor &src, const torch::Tensor &index,
+                torch::Tensor &out) {
+  const int64_t *index_data = index.data_ptr<int64_t>();
+  dispatch([&] {
+    const float *src_data = src.data_ptr<float>();
+    float *out_data = out.data_ptr<float>();
+    for (int64_t i = 0; i < index.numel(); ++i)
+      out_data[i] = src_data[index_data[i]];
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'src_data[index_data[i]]' indexes 'src_data' with 'index_data[i]', a value read from 'index_data', and nothing bounds it in a loop over raw storage
+    // CHECK-MESSAGES: :[[@LINE-2]]:30: note: the index value is read here from 'index_data'
+  });
+}
+
+// Not reported: the same loop after the index tensor is checked.
+void gather_cpu_checked(const torch::Tensor &src, const torch::Tensor &index,
+                        torch::Tensor &out) {
+  TORCH_CHECK(index.min().item<int64_t>() >= 0 &&
+              index.max().item<int64_t>() < src.numel());
+  const int64_t *index_data = index.data_ptr<int64_t>();
+  const float *src_data = src.data_ptr<float>();
+  float *out_data = out.data_ptr<float>();
+  for (int64_t i = 0; i < index.numel(); ++i)
+    out_data[i] = src_data[index_data[i]];
+}
