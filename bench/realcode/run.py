@@ -44,7 +44,10 @@ def git(git_dir, *args, **kw):
 
 def mirror_of(project, mirror_root):
     owner, name = project["repo"].split("/")
-    return os.path.join(mirror_root, owner + "+" + name, "repo")
+    repo = os.path.join(mirror_root, owner + "+" + name, "repo")
+    # A mirror with a work tree keeps its git directory in repo/.git.
+    dot_git = os.path.join(repo, ".git")
+    return dot_git if os.path.isdir(dot_git) else repo
 
 
 def extract(project, mirror_root, dest):
