@@ -38,6 +38,8 @@ public:
       for (const Token *T = Args->getUnexpArgument(A); T->isNot(tok::eof); ++T)
         if (const IdentifierInfo *Id = T->getIdentifierInfo())
           Use.Names.push_back(Id->getName().str());
+        else if (T->is(tok::numeric_constant))
+          Use.Names.push_back("#"); // a constant bound
     Check.Asserts.push_back(std::move(Use));
   }
 

@@ -239,6 +239,32 @@ void gather_cpu(const torch::Tensor &src, const torch::Tensor &index,
   });
 }
 
+// An assert that compares the index with another loaded index bounds
+// nothing.
+__global__ void runs(const int64_t *sorted, float *out, const float *src,
+                     int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i + 1 >= n)
+    return;
+  const int64_t a = sorted[i], b = sorted[i + 1];
+  CUDA_KERNEL_ASSERT(a <= b);
+  out[a] += src[i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'out[a]' indexes 'out' with 'a', a value read from 'sorted'
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: the index value is read here from 'sorted'
+}
+
+// Two loaded parts: the row is checked, the batch is not.
+__global__ void block_gather(const float *x, const int *blocks, float *out,
+                             int H, int W) {
+  const int b = blocks[blockIdx.x * 2], h = blocks[blockIdx.x * 2 + 1];
+  const int hh = h + int(threadIdx.y);
+  if (hh < 0 || hh >= H)
+    return;
+  out[blockIdx.x * W + threadIdx.x] = x[(b * H + hh) * W + threadIdx.x];
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'x[(b * H + hh) * W + threadIdx.x]' indexes 'x' with 'b', a value read from 'blocks'
+  // CHECK-MESSAGES: :[[@LINE-6]]:17: note: the index value is read here from 'blocks'
+}
+
 // Not reported: the same loop after the index tensor is checked.
 void gather_cpu_checked(const torch::Tensor &src, const torch::Tensor &index,
                         torch::Tensor &out) {

@@ -180,7 +180,7 @@ public:
     if (!buildCfg())
       return;
     for (UncheckedIndexLoad &U : Found)
-      if (!bounded(U)) {
+      if (!bounded(U)) { // names the part that nothing bounds
         U.Statement = statementOf(U.Access);
         U.LaunchArgument = launchArgumentOf(U);
         Out.push_back(U);
@@ -664,47 +664,88 @@ private:
     return IA == IB;
   }
 
-  bool bounded(const UncheckedIndexLoad &U) {
-    llvm::SmallPtrSet<const VarDecl *, 8> Vars;
-    taintedIn(U.Offset, Vars);
-    ancestors(Vars);
-    // A comparison of the value, a value computed from it, the load
-    // itself or the offset, evaluated before the access on every path.
-    bool Compared = false;
+  /// A comparison of one of \p Vars (tainted locals), of \p Load or of the
+  /// offset with a bound that is not itself loaded, evaluated before the
+  /// access on every path (`e < row_end`, with both ends read from an index
+  /// array, bounds nothing), or an assert macro that names one.
+  bool compared(const UncheckedIndexLoad &U,
+                const llvm::SmallPtrSetImpl<const VarDecl *> &Vars,
+                const Expr *Load) {
+    bool Found = false;
+    auto Names = [&](const Expr *Side) {
+      bool Mentions = false;
+      llvm::SmallPtrSet<const VarDecl *, 4> In;
+      taintedIn(Side, In);
+      for (const VarDecl *V : In)
+        Mentions |= Vars.count(V) > 0;
+      walk(Side, [&](const Expr *X) {
+        Mentions |= (Load && sameExpr(X, Load)) || sameExpr(X, U.Offset);
+      });
+      return Mentions;
+    };
+    auto Loaded = [&](const Expr *Side) {
+      llvm::SmallPtrSet<const VarDecl *, 4> In;
+      taintedIn(Side, In);
+      return !In.empty() || loadIn(Side);
+    };
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
-      if (Compared)
-        return;
       const auto *BO = dyn_cast<BinaryOperator>(S);
-      if (!BO || !BO->isRelationalOp())
+      if (Found || !BO || !BO->isRelationalOp())
         return;
-      // One side names the index; the other is a bound, not itself loaded
-      // (`e < row_end`, with both ends read from an index array, bounds
-      // nothing).
-      auto Names = [&](const Expr *Side) {
-        bool Mentions = false;
-        llvm::SmallPtrSet<const VarDecl *, 4> In;
-        taintedIn(Side, In);
-        for (const VarDecl *V : In)
-          Mentions |= Vars.count(V) > 0;
-        walk(Side, [&](const Expr *X) {
-          Mentions |= (U.Load && sameExpr(X, U.Load)) || sameExpr(X, U.Offset);
-        });
-        return Mentions;
-      };
-      auto Loaded = [&](const Expr *Side) {
-        llvm::SmallPtrSet<const VarDecl *, 4> In;
-        taintedIn(Side, In);
-        return !In.empty() || loadIn(Side);
-      };
       const bool Relates = (Names(BO->getLHS()) && !Loaded(BO->getRHS())) ||
                            (Names(BO->getRHS()) && !Loaded(BO->getLHS()));
       if (Relates && dominates(BO, U.Access))
-        Compared = true;
+        Found = true;
     });
-    if (Compared)
+    return Found || assertedBefore(U, Vars);
+  }
+
+  /// Every loaded part of the offset is bounded: each tainted local it reads
+  /// (through a comparison of it or of a local it is computed from), each
+  /// load it makes, or the offset as a whole. Else \p U names the first part
+  /// that is not, and the host side is asked about its array.
+  bool bounded(UncheckedIndexLoad &U) {
+    llvm::SmallPtrSet<const VarDecl *, 4> None;
+    if (compared(U, None, nullptr))
+      return true; // the whole offset
+    llvm::SmallPtrSet<const VarDecl *, 4> Direct;
+    taintedIn(U.Offset, Direct);
+    std::vector<const VarDecl *> Parts(Direct.begin(), Direct.end());
+    llvm::sort(Parts, [](const VarDecl *A, const VarDecl *B) {
+      return A->getBeginLoc() < B->getBeginLoc();
+    });
+    bool All = true;
+    for (const VarDecl *V : Parts) {
+      llvm::SmallPtrSet<const VarDecl *, 8> Family = {V};
+      ancestors(Family);
+      if (compared(U, Family, nullptr))
+        continue;
+      auto [L, Holder] = originOf(V);
+      if (L) {
+        U.Load = L;
+        U.Holder = Holder;
+      }
+      All = false;
+      break;
+    }
+    if (All) {
+      std::vector<const Expr *> Loads;
+      walk(U.Offset, [&](const Expr *X) {
+        if (isLoad(X))
+          Loads.push_back(X);
+      });
+      for (const Expr *L : Loads) {
+        if (compared(U, None, L))
+          continue;
+        U.Load = L;
+        U.Holder = nullptr;
+        All = false;
+        break;
+      }
+    }
+    if (All)
       return true;
-    if (assertedBefore(U, Vars))
-      return true;
+    U.Source = sourceOf(U.Load);
     return Device ? launchesBound(U) : hostTensorBounded(U);
   }
 
@@ -719,11 +760,20 @@ private:
       Names.insert(V->getName());
     if (Names.empty())
       return false;
+    llvm::StringSet<> TaintedNames;
+    for (const auto &Entry : Taint)
+      TaintedNames.insert(Entry.first->getName());
     for (const AssertMacroUse &M : Asserts) {
       if (!SM.isBeforeInTranslationUnit(M.Loc, At))
         continue;
       if (!llvm::any_of(M.Names,
                         [&](const std::string &N) { return Names.count(N); }))
+        continue;
+      // ... against a bound: a name that is not itself a loaded value, or a
+      // number ("#"); `assert(idx1 <= idx2)` bounds neither.
+      if (!llvm::any_of(M.Names, [&](const std::string &N) {
+            return !TaintedNames.count(N);
+          }))
         continue;
       // The innermost compound statement around the macro must hold the
       // access too.

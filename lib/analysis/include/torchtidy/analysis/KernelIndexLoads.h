@@ -73,7 +73,7 @@ struct KernelIndexConfig {
 };
 
 /// A macro invocation of one of KernelIndexConfig::AssertMacros: where it
-/// is, and the identifiers its arguments name.
+/// is, and the identifiers its arguments name ("#" for a number).
 struct AssertMacroUse {
   clang::SourceLocation Loc;
   std::vector<std::string> Names;
