@@ -298,8 +298,8 @@ def compare(findings, labels, projects_run, checks_run=()):
 
     def row(check):
         return table.setdefault(check, {"findings": 0, "true": 0, "false": 0,
-                                        "unjudged": 0, "bugs_reported": 0,
-                                        "bugs": 0})
+                                        "benign": 0, "unjudged": 0,
+                                        "bugs_reported": 0, "bugs": 0})
     for check in checks_run:
         row(check)
     unjudged = []
@@ -314,18 +314,27 @@ def compare(findings, labels, projects_run, checks_run=()):
             continue
         matched.add(key(f))
         f["verdict"] = lab["verdict"]
-        r["true" if lab["verdict"] == "true" else "false"] += 1
+        # "true-benign-here": the rule holds, this program does not reach it;
+        # precision counts it as true.
+        true = lab["verdict"] in ("true", "true-benign-here")
+        r["true" if true else "false"] += 1
+        r["benign"] += lab["verdict"] == "true-benign-here"
     stale = [lab for k, lab in by_key.items() if k not in matched]
-    found = {key(f) for f in findings}
     bugs = []
     for bug in labels.get("known_bugs", []):
         if bug["project"] not in projects_run:
             continue
         r = row(bug["check"])
         r["bugs"] += 1
-        reported = key(bug) in found
-        r["bugs_reported"] += reported
-        bugs.append(dict(bug, reported=reported))
+        # A finding of the bug's check in its file, at its line or within
+        # BUG_LINES of it (a reader names the statement, the check the
+        # expression: `x = ...;` over two lines).
+        near = [f for f in findings if f["project"] == bug["project"] and
+                f["file"] == bug["file"] and f["check"] == bug["check"] and
+                abs(int(f["line"]) - int(bug["line"])) <= BUG_LINES]
+        r["bugs_reported"] += bool(near)
+        bugs.append(dict(bug, reported=bool(near),
+                         reported_at=[f["line"] for f in near]))
     return table, unjudged, stale, bugs
 
 
@@ -354,24 +363,44 @@ def compare_releases(other_path, release, findings, tu_status):
             release if k in mine else other.get("libtorch", "other"), *k))
 
 
+BUG_LINES = 2
+
+
+def blind_known_bugs(blind_dir, projects_run):
+    """The bugs the blind readers listed (bench/realcode/blind/NAME.json),
+    as known bugs: recall is measured against them only."""
+    bugs = []
+    for name in sorted(projects_run):
+        path = os.path.join(blind_dir, name + ".json")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            blind = json.load(f)
+        for b in blind.get("bugs", []):
+            bugs.append({"project": name, "file": b["file"], "line": int(b["line"]),
+                         "check": b["class"], "description": b.get("description", "")})
+    return bugs
+
+
 def precision(r):
     judged = r["true"] + r["false"]
     return "%.2f" % (r["true"] / judged) if judged else "n/a"
 
 
 def table_lines(table):
-    head = ["check", "findings", "judged true", "judged false", "not yet judged",
-            "judged precision", "known bugs reported / in the set"]
+    head = ["check", "findings", "judged true", "of them benign here", "judged false",
+            "not yet judged", "judged precision", "known bugs reported / in the set"]
     rows = []
-    total = {"findings": 0, "true": 0, "false": 0, "unjudged": 0,
+    total = {"findings": 0, "true": 0, "benign": 0, "false": 0, "unjudged": 0,
              "bugs_reported": 0, "bugs": 0}
     for check in sorted(table):
         r = table[check]
         for k in total:
             total[k] += r[k]
-        rows.append([check, r["findings"], r["true"], r["false"], r["unjudged"],
-                     precision(r), "%d / %d" % (r["bugs_reported"], r["bugs"])])
-    rows.append(["all", total["findings"], total["true"], total["false"],
+        rows.append([check, r["findings"], r["true"], r["benign"], r["false"],
+                     r["unjudged"], precision(r),
+                     "%d / %d" % (r["bugs_reported"], r["bugs"])])
+    rows.append(["all", total["findings"], total["true"], total["benign"], total["false"],
                  total["unjudged"], precision(total),
                  "%d / %d" % (total["bugs_reported"], total["bugs"])])
     return head, rows
@@ -410,6 +439,9 @@ def main():
     ap.add_argument("--compare-with", metavar="FINDINGS",
                     help="a findings file of another run (another LibTorch): print both side by "
                          "side per check on the TUs both analysed, and each finding only one has")
+    ap.add_argument("--blind", default=os.path.join(HERE, "blind"),
+                    help="the blind-read bug lists (NAME.json); recall is measured against "
+                         "them where a project has one (default %(default)s; '' for labels.json's)")
     ap.add_argument("--list-unjudged", action="store_true",
                     help="print every finding with no label, with its notes")
     args = ap.parse_args()
@@ -482,6 +514,13 @@ def main():
 
     labels = load_labels(args.labels)
     ran = {p["name"] for p in projects}
+    if args.blind:
+        # Recall against the lists read blind, for the projects that have one.
+        blind = blind_known_bugs(args.blind, ran)
+        listed = {b["project"] for b in blind} | {
+            n for n in ran if os.path.exists(os.path.join(args.blind, n + ".json"))}
+        labels = dict(labels, known_bugs=blind + [
+            b for b in labels.get("known_bugs", []) if b["project"] not in listed])
     table, unjudged, stale, bugs = compare(all_findings, labels, ran,
                                            enabled_checks(tidy, args.checks))
     failed = [t for t in tu_status if t["parse_failed"] or t["crashed"]]
@@ -510,8 +549,10 @@ def main():
     print_table(head, rows)
     print("\nknown bugs (by reading the code):")
     for b in bugs:
-        print("  [%s] %s %s:%d (%s)" % ("reported" if b["reported"] else "missed",
-                                       b["project"], b["file"], b["line"], b["check"]))
+        print("  [%s] %s %s:%d (%s)%s" % (
+            "reported" if b["reported"] else "missed", b["project"], b["file"], b["line"],
+            b["check"], " at %s" % ",".join(map(str, b["reported_at"]))
+            if b.get("reported_at") and b["reported_at"] != [b["line"]] else ""))
     if stale:
         print("\n%d labels match no finding of this run (the checks changed, or the TUs that saw them were not analysed):" % len(stale))
         for lab in stale:
