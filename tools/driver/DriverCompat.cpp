@@ -26,6 +26,15 @@ void makeAbsolute(const llvm::Twine &Dir, llvm::SmallVectorImpl<char> &Path) {
 }
 
 std::string clangResourceDir() {
+  // The resource directory of the clang whose libraries are linked: clang's
+  // own headers, the CUDA wrappers among them. Derived from this
+  // executable's path it is build/lib/clang/N in a build tree, which does
+  // not exist, and clang then takes another directory whose CUDA wrappers
+  // do not work (device placement new, in CUB, failed to parse).
+#ifdef TORCHTIDY_CLANG_RESOURCE_DIR
+  if (llvm::sys::fs::is_directory(TORCHTIDY_CLANG_RESOURCE_DIR "/include"))
+    return TORCHTIDY_CLANG_RESOURCE_DIR;
+#endif
   static int Anchor;
 #if LLVM_VERSION_MAJOR >= 22
   return clang::GetResourcesPath("clang_tool", &Anchor);

@@ -576,6 +576,17 @@ runClangTidyFast(ClangTidyContext &Context,
   Tool.appendArgumentsAdjuster(cudaArgumentsAdjuster(Cuda));
   Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  // clang's own headers from the LLVM installation, as clang-tidy gets them
+  // (ClangTool would derive them from this executable's path).
+  Tool.appendArgumentsAdjuster(
+      [](const CommandLineArguments &Args, llvm::StringRef) {
+        for (const std::string &A : Args)
+          if (llvm::StringRef(A).starts_with("-resource-dir"))
+            return Args;
+        CommandLineArguments Out = Args;
+        Out.push_back("-resource-dir=" + compat::clangResourceDir());
+        return Out;
+      });
   // LibTorch from a wheel or the zip, Python and pybind11 by -I (setup.py
   // builds, Makefiles) are system headers, as CMake's imported targets make
   // them: outside the traversal scope, and fit for the preamble cache.

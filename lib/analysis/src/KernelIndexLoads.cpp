@@ -700,6 +700,35 @@ private:
     return Found || assertedBefore(U, Vars);
   }
 
+  /// The first local behind \p V whose loaded value nothing bounds, else
+  /// null: \p V is bounded when it is compared itself, or when what it is
+  /// computed from is: its own load compared, and every tainted local it is
+  /// computed from bounded in turn (`off = b * HW + h * W + w` with `h` and
+  /// `w` compared and `b` not is not bounded).
+  const VarDecl *uncovered(const UncheckedIndexLoad &U, const VarDecl *V,
+                           llvm::DenseMap<const VarDecl *, bool> &Memo) {
+    auto [It, New] = Memo.try_emplace(V, false);
+    if (!New)
+      return It->second ? nullptr : V; // in progress: a cycle bounds nothing
+    llvm::SmallPtrSet<const VarDecl *, 2> Self = {V};
+    if (compared(U, Self, nullptr)) {
+      Memo[V] = true;
+      return nullptr;
+    }
+    auto TI = Taint.find(V);
+    if (TI == Taint.end()) {
+      Memo[V] = true; // not loaded
+      return nullptr;
+    }
+    if (TI->second.Load && !compared(U, Self, TI->second.Load))
+      return V;
+    for (const VarDecl *From : TI->second.From)
+      if (const VarDecl *Open = uncovered(U, From, Memo))
+        return Open;
+    Memo[V] = true;
+    return nullptr;
+  }
+
   /// Every loaded part of the offset is bounded: each tainted local it reads
   /// (through a comparison of it or of a local it is computed from), each
   /// load it makes, or the offset as a whole. Else \p U names the first part
@@ -716,15 +745,14 @@ private:
     });
     bool All = true;
     for (const VarDecl *V : Parts) {
-      llvm::SmallPtrSet<const VarDecl *, 8> Family = {V};
-      ancestors(Family);
-      if (compared(U, Family, nullptr))
+      llvm::DenseMap<const VarDecl *, bool> Memo;
+      const VarDecl *Open = uncovered(U, V, Memo);
+      if (!Open)
         continue;
-      auto [L, Holder] = originOf(V);
-      if (L) {
-        U.Load = L;
-        U.Holder = Holder;
-      }
+      auto It = Taint.find(Open);
+      U.Load = It != Taint.end() && It->second.Load ? It->second.Load
+                                                    : originOf(Open).first;
+      U.Holder = Open;
       All = false;
       break;
     }
