@@ -161,37 +161,6 @@ bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
   return false;
 }
 
-/// A statement that cannot fall through to what follows it: a return, a
-/// throw, a call of a [[noreturn]] function, break or continue, or a block
-/// or `do { } while (0)` holding one.
-bool exits(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > limits::SearchDepth)
-    return false;
-  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
-      isa<CXXThrowExpr>(S))
-    return true;
-  if (const auto *E = dyn_cast<Expr>(S)) {
-    E = peel(E);
-    if (isa<CXXThrowExpr>(E))
-      return true;
-    if (const auto *Call = dyn_cast<CallExpr>(E))
-      if (const FunctionDecl *FD = Call->getDirectCallee())
-        return FD->isNoReturn();
-    return false;
-  }
-  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : CS->body())
-      if (exits(Child, Depth + 1))
-        return true;
-    return false;
-  }
-  if (const auto *Do = dyn_cast<DoStmt>(S))
-    return exits(Do->getBody(), Depth + 1);
-  if (const auto *A = dyn_cast<AttributedStmt>(S))
-    return exits(A->getSubStmt(), Depth + 1);
-  return false;
-}
-
 /// The ScalarType enumerator \p E evaluates to ("Long"), else "".
 std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || !isC10Enum(E->getType(), "ScalarType"))
