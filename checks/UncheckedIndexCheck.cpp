@@ -248,7 +248,7 @@ void UncheckedIndexCheck::onEndOfTranslationUnit() {
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
   torchtidy::IndexGuardAnalysis Analysis(*Context, std::move(Config));
-  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis, ReportParameters);
+  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);
     if (!Finder.valid())

@@ -181,11 +181,7 @@ struct IndexEvidence {
 /// analysis it builds on and memoises per-function facts.
 class IndexRangeAnalysis {
 public:
-  /// \p NoCallerIsUnbounded (ReportParameters): a length that a parameter
-  /// gives, in a function with no caller in the TU, counts as unbounded;
-  /// by default a function nobody here calls is no evidence.
-  IndexRangeAnalysis(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards,
-                     bool NoCallerIsUnbounded = false);
+  IndexRangeAnalysis(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards);
   ~IndexRangeAnalysis();
 
   /// The evidence that the index of \p Site, a call \p Call in function
