@@ -248,7 +248,7 @@ void UncheckedIndexCheck::onEndOfTranslationUnit() {
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
   torchtidy::IndexGuardAnalysis Analysis(*Context, std::move(Config));
-  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis);
+  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis, ReportParameters);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);
     if (!Finder.valid())
@@ -272,8 +272,10 @@ void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
   // not one whose every value is shown in range.
   if (!ReportParameters || E.InRange)
     return;
+  // A clamp or remainder of a table whose size is known, not shown within
+  // it, is no bounds check of that table.
   IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
-  if (Origin.K != IndexOrigin::Unsafe)
+  if (Origin.K != IndexOrigin::Unsafe && !E.Unproven)
     return;
   SinkWords W = describe(S.Site, *Context);
   const std::string Index = displayText(S.Site.Index, *Context);
@@ -287,7 +289,8 @@ void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
     if (!W.Size.empty())
       addFix(Diag, S, W.Size);
   }
-  noteOrigin(Origin);
+  if (Origin.K == IndexOrigin::Unsafe)
+    noteOrigin(Origin);
 }
 
 /// A quantity as a message shows it, without the code's comments.

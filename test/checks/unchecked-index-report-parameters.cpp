@@ -207,12 +207,25 @@ struct SafeImpl : torch::nn::Module {
     auto a = emb(ids.clamp(0, 99));
     auto b = emb(torch::clamp(ids, 0, 99));
     auto c = emb(ids.remainder(100));
-    auto d = emb(torch::fmod(ids, 100));
     auto e = emb(torch::tensor({0, 5, 99}));
     auto best = ids.argmax(0);
     auto kept = best.cuda().view({-1});
     auto f = emb(kept);
-    return a + b + c + d + e + f;
+    return a + b + c + e + f;
+  }
+  // Not bounds: fmod keeps the sign of what it divides (-1 stays -1), a
+  // one-sided clamp has no upper end, and searchsorted / bucketize give
+  // values up to the boundaries' size, one past the last boundary.
+  torch::Tensor notBounded(torch::Tensor ids, torch::Tensor edges) {
+    auto a = emb(torch::fmod(ids, 100));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'torch::fmod(ids, 100)' reaches Embedding 'emb' without a bounds check
+    auto b = emb(ids.clamp(0));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'ids.clamp(0)' reaches Embedding 'emb' without a bounds check
+    auto c = emb(torch::searchsorted(edges, ids));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'torch::searchsorted(edges, ids)' reaches Embedding 'emb' without a bounds check
+    auto d = emb(torch::bucketize(ids, edges));
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: index 'torch::bucketize(ids, edges)' reaches Embedding 'emb' without a bounds check
+    return a + b + c + d;
   }
   // A slice of a producer's result keeps its values (issue 18, item 5).
   torch::Tensor producerSlices(int64_t k) {

@@ -11,6 +11,7 @@
 // CHECK-FIXES-NEXT: #include <torchtidy/check.h>
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,9 @@ torch::Tensor negativeAnywhere(torch::Tensor weight) {
 
 // The position embedding of a language model: `block_size` rows, read at
 // arange(T) with T the input's length. Nothing bounds T by block_size: a
-// prompt longer than the context is an illegal memory access.
+// prompt longer than the context is an illegal memory access. Nothing in
+// this file calls forward: a function without a caller here is no evidence
+// by default, and ReportParameters reports it.
 struct GptImpl : torch::nn::Module {
   GptImpl(int64_t vocab, int64_t block_size, int64_t dim)
       : block_size_(block_size) {
@@ -63,7 +66,7 @@ struct GptImpl : torch::nn::Module {
     auto pos = torch::arange(T, torch::kLong);
     return wte(idx) + wpe(pos);
     // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'idx' reaches Embedding 'wte' without a bounds check
-    // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: index 'pos' goes up to T - 1, a length known only at run time, but Embedding 'wpe' has block_size_ rows and nothing bounds T by them; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-2]]:23: warning: index 'pos' goes up to T - 1, a length known only at run time, but Embedding 'wpe' has block_size_ rows and nothing bounds T by them; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
   }
   int64_t block_size_;
   torch::nn::Embedding wte{nullptr}, wpe{nullptr};
@@ -82,7 +85,7 @@ struct ConfiguredImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto pos = torch::arange(0, x.sizes()[1]);
     return wpe(pos);
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'pos' goes up to x.sizes()[1] - 1, a length known only at run time, but Embedding 'wpe' has cfg_.block_size rows and nothing bounds x.sizes()[1] by them
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'pos' goes up to x.sizes()[1] - 1, a length known only at run time, but Embedding 'wpe' has cfg_.block_size rows and nothing bounds x.sizes()[1] by them
   }
   torch::Tensor guarded(torch::Tensor x) {
     TORCH_CHECK(x.size(1) <= cfg_.block_size, "sequence too long");
@@ -113,6 +116,122 @@ struct TinyLmImpl : torch::nn::Module {
   torch::nn::Embedding wpe{nullptr};
 };
 
+// Only a comparison that bounds the length by the rows, a cap by them or a
+// crop to them relates the two: not a check that the input is not empty, a
+// loop over the length, or a ?: that does not crop. Each is called with a
+// tensor whose length nothing bounds.
+torch::Tensor read_batch();
+struct WindowImpl : torch::nn::Module {
+  explicit WindowImpl(int64_t window) : window_(window) {
+    slots = register_module("slots", torch::nn::Embedding(window, 8));
+  }
+  torch::Tensor nonEmpty(torch::Tensor x) {
+    const int64_t len = x.size(1);
+    TORCH_CHECK(len > 0, "empty input");
+    return slots(torch::arange(len));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(len)' goes up to len - 1, a length known only at run time, but Embedding 'slots' has window_ rows and nothing bounds len by them
+  }
+  torch::Tensor looped(torch::Tensor x) {
+    const int64_t len = x.size(1);
+    torch::Tensor acc = torch::zeros({8});
+    for (int64_t t = 0; t < len; ++t)
+      acc = acc + 1;
+    return acc + slots(torch::arange(len)).sum();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: index 'torch::arange(len)' goes up to len - 1, a length known only at run time, but Embedding 'slots' has window_ rows and nothing bounds len by them
+  }
+  torch::Tensor copied(torch::Tensor x, bool copy) {
+    auto seq = copy ? x.clone() : x;
+    return slots(torch::arange(seq.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(seq.size(1))' goes up to seq.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+  }
+  torch::Tensor offByOne(torch::Tensor x) {
+    TORCH_CHECK(x.size(1) <= window_ + 1);
+    return slots(torch::arange(x.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(x.size(1))' goes up to x.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+  }
+  // A crop under an if: the wrong direction, a branch that may skip the crop,
+  // a crop that a later definition outside the if undoes.
+  torch::Tensor cropWhenShort(torch::Tensor x) {
+    if (x.size(1) < window_)
+      x = x.slice(1, -window_);
+    return slots(torch::arange(x.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(x.size(1))' goes up to x.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+  }
+  torch::Tensor cropSometimes(torch::Tensor x, bool keep) {
+    if (x.size(1) > window_) {
+      if (!keep)
+        x = x.slice(1, -window_);
+    }
+    return slots(torch::arange(x.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(x.size(1))' goes up to x.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+  }
+  torch::Tensor cropThenGrow(torch::Tensor x) {
+    if (x.size(1) > window_)
+      x = x.slice(1, -window_);
+    x = torch::cat({x, x}, 1);
+    return slots(torch::arange(x.size(1)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::arange(x.size(1))' goes up to x.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+  }
+  // Controls: the length checked against the rows, exiting past them, a
+  // branch within them, capped by them (std::min or ?:), cropped to them.
+  torch::Tensor checked(torch::Tensor x) {
+    const int64_t len = x.size(1);
+    TORCH_CHECK(len <= window_, "input longer than the window");
+    return slots(torch::arange(len));
+  }
+  torch::Tensor thrown(torch::Tensor x) {
+    const int64_t len = x.size(1);
+    if (len > window_)
+      throw std::runtime_error("input longer than the window");
+    return slots(torch::arange(len));
+  }
+  torch::Tensor branch(torch::Tensor x) {
+    if (window_ >= x.size(1)) {
+      return slots(torch::arange(x.size(1)));
+    }
+    return x;
+  }
+  torch::Tensor capped(torch::Tensor x) {
+    return slots(torch::arange(std::min(x.size(1), window_)));
+  }
+  torch::Tensor selected(torch::Tensor x) {
+    const int64_t len = x.size(1) > window_ ? window_ : x.size(1);
+    return slots(torch::arange(len));
+  }
+  torch::Tensor cropped(torch::Tensor x) {
+    auto seq = x.size(1) > window_ ? x.slice(1, 0, window_) : x;
+    return slots(torch::arange(seq.size(1)));
+  }
+  // Cropped only when longer: around the if the length was within the rows.
+  torch::Tensor cropWhenLong(torch::Tensor x) {
+    auto seq = x.to(torch::kLong);
+    if (seq.size(1) > window_) {
+      seq = seq.slice(1, -window_);
+    }
+    return slots(torch::arange(seq.size(1)));
+  }
+  torch::Tensor cropAfterCast(torch::Tensor x) {
+    auto seq = x.to(torch::kLong);
+    seq = seq.slice(1, -window_);
+    return slots(torch::arange(seq.size(1)));
+  }
+  torch::Tensor cropParameter(torch::Tensor x) {
+    if (window_ < x.size(1))
+      x = x.index({Slice(), Slice(-window_)});
+    return slots(torch::arange(x.size(1)));
+  }
+  int64_t window_;
+  torch::nn::Embedding slots{nullptr};
+};
+torch::Tensor runWindows(WindowImpl &m, bool copy) {
+  auto x = read_batch();
+  return m.nonEmpty(x) + m.looped(x) + m.copied(x, copy) + m.offByOne(x) +
+         m.checked(x) + m.thrown(x) + m.branch(x) + m.capped(x) +
+         m.selected(x) + m.cropped(x) + m.cropWhenShort(x) +
+         m.cropSometimes(x, copy) + m.cropThenGrow(x) + m.cropWhenLong(x) +
+         m.cropAfterCast(x) + m.cropParameter(x);
+}
+
 // A loop over a length known only at run time.
 struct LoopImpl : torch::nn::Module {
   LoopImpl() { emb = register_module("emb", torch::nn::Embedding(64, 8)); }
@@ -128,6 +247,7 @@ struct LoopImpl : torch::nn::Module {
   }
   torch::nn::Embedding emb{nullptr};
 };
+torch::Tensor runLoop(LoopImpl &m) { return m.forward(read_batch()); }
 
 // ---- 3. A shift past either end ------------------------------------------
 
@@ -153,6 +273,44 @@ struct DiffusionImpl : torch::nn::Module {
   }
   int64_t T_;
   torch::Tensor alphas_, steps_;
+};
+
+// A bound an op gives is within the table only up to its rows: clamp(0, n)
+// lets n through, and searchsorted / bucketize give values up to the
+// boundaries' size.
+struct BucketImpl : torch::nn::Module {
+  explicit BucketImpl(int64_t n) : n_(n) {
+    edges_ = register_buffer("edges", torch::linspace(0.0, 1.0, n));
+    table = register_module("table", torch::nn::Embedding(n, 4));
+    wide = register_module("wide", torch::nn::Embedding(n + 1, 4));
+  }
+  torch::Tensor clampedToTheSize(torch::Tensor ids) {
+    return table(ids.clamp(0, n_));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids.clamp(0, n_)' can reach n_, outside [0, n_) of Embedding 'table'
+  }
+  torch::Tensor clampedInPlace(torch::Tensor ids) {
+    ids.clamp_(0, n_);
+    return table(ids);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'ids' can reach n_, outside [0, n_) of Embedding 'table'
+  }
+  torch::Tensor bucketed(torch::Tensor x) {
+    return table(torch::bucketize(x, edges_));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::bucketize(x, edges_)' can reach n_, outside [0, n_) of Embedding 'table'
+  }
+  torch::Tensor searched(torch::Tensor x) {
+    return table(torch::searchsorted(edges_, x));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::searchsorted(edges_, x)' can reach n_, outside [0, n_) of Embedding 'table'
+  }
+  // Within the rows: clamp to n - 1, remainder by n, fmod of values that
+  // are not negative, n + 1 rows for the buckets.
+  torch::Tensor inRange(torch::Tensor ids, torch::Tensor x) {
+    return table(ids.clamp(0, n_ - 1)) + table(ids.remainder(n_)) +
+           table(torch::fmod(torch::arange(x.size(0)), n_)) +
+           wide(torch::bucketize(x, edges_));
+  }
+  int64_t n_;
+  torch::Tensor edges_;
+  torch::nn::Embedding table{nullptr}, wide{nullptr};
 };
 
 // ---- 4. Sentinels written into the index ---------------------------------

@@ -213,11 +213,38 @@ void empty_checked(torch::Tensor x, cudaStream_t stream) {
   TORCH_CHECK(n > 0, "empty input");
   scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
 }
+void empty_nonzero(torch::Tensor x, cudaStream_t stream) {
+  if (x.numel() != 0) {
+    scale_kernel<<<(x.numel() + 255) / 256, 256, 0, stream>>>(
+        x.data_ptr<float>(), x.numel());
+  }
+}
+void empty_negated(torch::Tensor x, cudaStream_t stream) {
+  if (!x.numel())
+    return;
+  int n = x.size(0);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
 void at_least_one_block(torch::Tensor x, cudaStream_t stream) {
   int n = x.numel();
   scale_kernel<<<std::max((n + 255) / 256, 1), 256, 0, stream>>>(
       x.data_ptr<float>(), n);
   scale_kernel<<<1, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
+
+// A check against 0 guards an empty grid only when it tests what the grid
+// is computed from: not an unrelated count, not another tensor's size.
+void empty_other_count(torch::Tensor x, int64_t dim, cudaStream_t stream) {
+  TORCH_CHECK(dim >= 1, "dim must be at least 1");
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+void empty_other_tensor(torch::Tensor x, torch::Tensor y, cudaStream_t stream) {
+  TORCH_CHECK(y.numel() > 0, "y is empty");
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
 }
 
 // A lambda kept for later is not followed.

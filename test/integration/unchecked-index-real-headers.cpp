@@ -33,11 +33,21 @@ struct GptImpl : torch::nn::Module {
     // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'idx' reaches Embedding 'wte' without a bounds check
     // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: index 'pos' goes up to T - 1, a length known only at run time, but Embedding 'wpe' has block_size_ rows and nothing bounds T by them; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
   }
-  // Cropped to the context: silent.
+  // Cropped to the context when longer: silent.
   torch::Tensor cropped(torch::Tensor idx) {
     if (idx.size(1) > block_size_)
       idx = idx.index({Slice(), Slice(-block_size_)});
     return wpe(torch::arange(idx.size(1), torch::kLong));
+  }
+  // Generation appends a token a step: the sequence grows past the context,
+  // the evidence that forward's length is not bounded (without a caller in
+  // the file, only ReportParameters reports forward).
+  torch::Tensor generate(torch::Tensor idx, int64_t steps) {
+    for (int64_t i = 0; i < steps; ++i) {
+      auto next = forward(idx).argmax(-1) + cropped(idx).argmax(-1);
+      idx = torch::cat({idx, next}, 1);
+    }
+    return idx;
   }
   int64_t block_size_;
   torch::nn::Embedding wte{nullptr}, wpe{nullptr};

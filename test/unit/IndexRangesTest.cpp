@@ -163,8 +163,10 @@ TEST(IndexRanges, Ranges) {
             "produced");
 }
 
-/// The evidence kind at the embedding call of f.
-std::string evidence(const std::string &Code) {
+/// The evidence kind at the embedding call of f; \p NoCallerIsUnbounded as
+/// ReportParameters sets it.
+std::string evidence(const std::string &Code,
+                     bool NoCallerIsUnbounded = false) {
   auto AST = parse(Code);
   auto &Ctx = AST->getASTContext();
   auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
@@ -181,7 +183,7 @@ std::string evidence(const std::string &Code) {
   if (Fs.empty() || !Sink)
     return "<no f or sink>";
   IndexGuardAnalysis Guards(Ctx, {});
-  IndexRangeAnalysis Ranges(Ctx, Guards);
+  IndexRangeAnalysis Ranges(Ctx, Guards, NoCallerIsUnbounded);
   IndexEvidence E = Ranges.evidence(
       Fs.front().getNodeAs<clang::FunctionDecl>("f"), Sink, *Site);
   static const char *const Kinds[] = {
@@ -196,9 +198,30 @@ TEST(IndexRanges, Evidence) {
       "  GImpl(int64_t block) : block_(block) {"
       "    wpe = register_module(\"wpe\", torch::nn::Embedding(block, 8)); }"
       "  int64_t block_; torch::nn::Embedding wpe{nullptr};";
+  // f has no caller here: no evidence, unless parameters are reported.
   EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
                            " return wpe(torch::arange(x.size(1))); } };"),
+            "none");
+  EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
+                           " return wpe(torch::arange(x.size(1))); } };",
+                     true),
             "unbounded");
+  // A comparison bounds the length only by the rows, in that direction.
+  EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
+                           " TORCH_CHECK(x.size(1) > 0);"
+                           " return wpe(torch::arange(x.size(1))); } };",
+                     true),
+            "unbounded");
+  EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
+                           " TORCH_CHECK(x.size(1) >= block_);"
+                           " return wpe(torch::arange(x.size(1))); } };",
+                     true),
+            "unbounded");
+  EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
+                           " if (x.size(1) > block_) return x;"
+                           " return wpe(torch::arange(x.size(1))); } };",
+                     true),
+            "none");
   EXPECT_EQ(evidence(Gpt + " torch::Tensor f(torch::Tensor x) {"
                            " TORCH_CHECK(x.size(1) <= block_);"
                            " return wpe(torch::arange(x.size(1))); } };"),

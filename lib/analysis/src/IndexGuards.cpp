@@ -64,10 +64,15 @@ bool isComparison(OverloadedOperatorKind Op) {
          Op == OO_GreaterEqual;
 }
 
-/// clamp(min, max), remainder(n), fmod(n): the result is bounded.
+/// clamp(min, max) with min a constant >= 0, remainder(n): the result is
+/// bounded (whether within a table's rows is IndexRanges' to say). Not
+/// fmod(n): it keeps the sign of what it divides.
 bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
-  if (Facts & op::BoundsModulo)
-    return true;
+  if (Facts & op::BoundsModulo) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && Callee->getIdentifier() &&
+           !Callee->getName().starts_with("fmod");
+  }
   if (!(Facts & op::BoundsClamp))
     return false;
   // Both bounds given explicitly (the method form has no self argument).
@@ -78,6 +83,23 @@ bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
     const Expr *A = Call->getArg(I)->IgnoreImplicit();
     if (isa<CXXDefaultArgExpr>(A))
       return false;
+    // The lower bound: a constant >= 0.
+    if (I == First) {
+      const Expr *Min = A;
+      for (unsigned K = 0; K < limits::PeeledWrappers; ++K) {
+        const auto *Ctor = dyn_cast<CXXConstructExpr>(Min->IgnoreImplicit());
+        if (!Ctor || Ctor->getNumArgs() != 1)
+          break;
+        Min = Ctor->getArg(0);
+      }
+      Expr::EvalResult R;
+      Min = Min->IgnoreImplicit();
+      if (Min->isValueDependent() ||
+          !Min->getType()->isIntegralOrEnumerationType() ||
+          !Min->EvaluateAsInt(R, Call->getDirectCallee()->getASTContext()) ||
+          R.Val.getInt().isNegative())
+        return false;
+    }
     // `{}` / c10::nullopt: no bound.
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A)) {
       if (Ctor->getNumArgs() == 0)
@@ -463,6 +485,16 @@ struct IndexGuardFinder::Impl {
   /// Where \p S is evaluated. Every expression is an element (AllAlwaysAdd);
   /// no parent map, whose construction walks all of <torch/torch.h>.
   Point pointOf(const Stmt *S) const { return Where.lookup(S); }
+
+  /// Where the definition whose value is \p Value happens (a variable's
+  /// initializer is not itself a CFG element), after buildEvents().
+  Point definitionPoint(const Stmt *Value) const {
+    for (const auto &[D, List] : Definitions)
+      for (const auto &[V, At] : List)
+        if (V == Value)
+          return At;
+    return {};
+  }
 
   void addEvent(const CFGBlock *B, Event E) { Events[B].push_back(E); }
 
@@ -959,6 +991,10 @@ bool IndexGuardFinder::dominates(const Stmt *A, const Stmt *B) {
   if (!valid())
     return false;
   Point PA = P->pointOf(A), PB = P->pointOf(B);
+  if (!PA) {
+    P->buildEvents();
+    PA = P->definitionPoint(A);
+  }
   return PA && PB && P->dominates(PA, PB);
 }
 

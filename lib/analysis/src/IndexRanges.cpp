@@ -8,6 +8,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -59,9 +60,11 @@ void IndexRange::join(const IndexRange &O) {
       Hi = O.Hi;
       Interval = O.Interval;
       LoopCondition = O.LoopCondition;
+      OpBound = O.OpBound;
     } else {
       Lo = lower(Lo, O.Lo);
       Hi = upper(Hi, O.Hi);
+      OpBound &= O.OpBound;
     }
   }
   for (const auto &V : O.Values)
@@ -300,6 +303,9 @@ std::string describeQuantity(const Quantity &Q, const ASTContext &Ctx,
 struct IndexRangeAnalysis::Impl {
   ASTContext &Ctx;
   IndexGuardAnalysis &Guards;
+  /// ReportParameters: a length parameter of a function with no caller in
+  /// the TU is reported.
+  bool NoCallerIsUnbounded;
   unsigned Depth = 0;
 
   /// Per class: constructor parameters (and fields of them) as the members
@@ -324,8 +330,8 @@ struct IndexRangeAnalysis::Impl {
       llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<CallSite, 2>>>
       Callers;
 
-  Impl(ASTContext &Ctx, IndexGuardAnalysis &Guards)
-      : Ctx(Ctx), Guards(Guards) {}
+  Impl(ASTContext &Ctx, IndexGuardAnalysis &Guards, bool NoCallerIsUnbounded)
+      : Ctx(Ctx), Guards(Guards), NoCallerIsUnbounded(NoCallerIsUnbounded) {}
 
   struct DepthGuard {
     unsigned &D;
@@ -372,6 +378,46 @@ struct IndexRangeAnalysis::Impl {
     return Defs.front();
   }
 
+  static void addOffset(Quantity &Q, int64_t K) {
+    Q.Offset += K;
+    for (Quantity &C : Q.CappedBy)
+      C.Offset += K;
+  }
+
+  /// `c ? a : b` that picks the smaller of a and b (c compares them: `a <
+  /// b ? a : b`, `T > n ? n : T`): a capped by b, as std::min.
+  Quantity minOfConditional(const FunctionDecl *FD,
+                            const ConditionalOperator *CO, const Expr *At) {
+    Quantity A = quantityOf(FD, CO->getTrueExpr());
+    Quantity B = quantityOf(FD, CO->getFalseExpr());
+    if (!A.known() || !B.known())
+      return {};
+    llvm::SmallVector<Fact, 2> Facts;
+    factsOf(CO->getCond(), true, Facts);
+    if (Facts.size() != 1)
+      return {};
+    // The condition, when it holds, says a <= b.
+    const Fact &F = Facts.front();
+    const Expr *Small = F.L, *Large = F.R;
+    BinaryOperatorKind Op = F.Op;
+    if (Op == BO_GT || Op == BO_GE) {
+      std::swap(Small, Large);
+      Op = Op == BO_GT ? BO_LT : BO_LE;
+    }
+    if (Op != BO_LT && Op != BO_LE)
+      return {};
+    auto Same = [](const Quantity &X, const Quantity &Y) {
+      return X.known() && X.sameBase(Y) && X.Offset == Y.Offset;
+    };
+    Quantity S = quantityOf(FD, Small), L = quantityOf(FD, Large);
+    if (!(Same(S, A) && Same(L, B)))
+      return {};
+    Quantity Q = A;
+    Q.CappedBy.push_back(B);
+    Q.Origin = At;
+    return Q;
+  }
+
   Quantity quantityOf(const FunctionDecl *FD, const Expr *E) {
     if (!E || Depth > limits::OriginDepth)
       return {};
@@ -387,20 +433,22 @@ struct IndexRangeAnalysis::Impl {
         if (evaluateInt(BO->getRHS(), Ctx, C)) {
           Quantity Q = quantityOf(FD, BO->getLHS());
           if (Q.known())
-            Q.Offset += BO->getOpcode() == BO_Add ? C : -C;
+            addOffset(Q, BO->getOpcode() == BO_Add ? C : -C);
           Q.Origin = Written;
           return Q;
         }
         if (BO->getOpcode() == BO_Add && evaluateInt(BO->getLHS(), Ctx, C)) {
           Quantity Q = quantityOf(FD, BO->getRHS());
           if (Q.known())
-            Q.Offset += C;
+            addOffset(Q, C);
           Q.Origin = Written;
           return Q;
         }
       }
       return {};
     }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return minOfConditional(FD, CO, Written);
     if (const auto Named = namedValue(E)) {
       const auto [Base, Field] = *Named;
       if (!Field) {
@@ -777,7 +825,7 @@ struct IndexRangeAnalysis::Impl {
         if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD))
           return T;
         if (const Expr *Def = singleDefinition(FD, VD)) {
-          T.Rows = rowsOfConstruction(FD, Def);
+          T.Rows = T.Size = rowsOfConstruction(FD, Def);
           T.MadeAt = Def;
         }
         return T;
@@ -809,7 +857,7 @@ struct IndexRangeAnalysis::Impl {
         }
       }
       if (Rows)
-        T.Rows = *Rows;
+        T.Rows = T.Size = *Rows;
       return T;
     }
     int64_t Dim = 0;
@@ -828,7 +876,7 @@ struct IndexRangeAnalysis::Impl {
     default:
       return T;
     }
-    T.Rows = tensorDim(FD, Site.Source, Dim, nullptr);
+    T.Rows = T.Size = tensorDim(FD, Site.Source, Dim, nullptr);
     // A size known only at run time is the table itself: no fixed rows.
     if (T.Rows.K == Quantity::Runtime)
       T.Rows = {};
@@ -1137,8 +1185,8 @@ struct IndexRangeAnalysis::Impl {
         op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
     if ((Facts & op::IndexProducer) && !(Facts & Intervals))
       return IndexRange::produced();
-    if (Facts & (op::BoundsClamp | op::BoundsModulo))
-      return IndexRange::produced();
+    if (Facts & (op::BoundsClamp | op::BoundsModulo | op::Bucketizes))
+      return boundedRange(FD, Call, Facts);
     // ids + k, ids - k, k + ids (member or free operators).
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       return shifted(FD, Op);
@@ -1259,6 +1307,59 @@ struct IndexRangeAnalysis::Impl {
     if (Form == op::NoForm || Form == op::AnyMember || Form == op::Global)
       return helperRange(FD, Call);
     return IndexRange::opaque();
+  }
+
+  /// What a bounding op gives: clamp(lo, hi) [lo, hi + 1) (one-sided, no
+  /// bound at all); remainder(x, n) [0, n); fmod(x, n) [0, n) when x is
+  /// not negative (it keeps x's sign); searchsorted / bucketize [0, N + 1)
+  /// with N the boundaries' size.
+  IndexRange boundedRange(const FunctionDecl *FD, const CallExpr *Call,
+                          uint64_t Facts) {
+    auto Bound = [&](const Quantity &Lo, const Quantity &Hi) {
+      IndexRange R = interval(Lo, Hi, Call);
+      R.OpBound = true;
+      return R;
+    };
+    if (Facts & op::BoundsClamp) {
+      const Expr *Min = argAt(Call, 1), *Max = argAt(Call, 2);
+      if (!Min || !Max || isNone(Min) || isNone(Max))
+        return IndexRange::opaque();
+      Quantity Hi = quantityOf(FD, Max);
+      if (Hi.known())
+        addOffset(Hi, 1);
+      return Bound(quantityOf(FD, Min), Hi);
+    }
+    if (Facts & op::BoundsModulo) {
+      Quantity N = quantityOf(FD, argAt(Call, 1));
+      if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
+        return IndexRange::opaque();
+      const bool Fmod = Call->getDirectCallee()->getName().starts_with("fmod");
+      if (Fmod && !nonNegative(rangeOf(FD, argAt(Call, 0), nullptr)))
+        return IndexRange::opaque();
+      return Bound(Quantity::constant(0, nullptr), N);
+    }
+    // searchsorted(boundaries, v) / bucketize(v, boundaries).
+    const bool Search = Call->getDirectCallee()->getName() == "searchsorted";
+    const Expr *Boundaries = argAt(Call, Search ? 0 : 1);
+    Quantity N =
+        Boundaries ? tensorDim(FD, Boundaries, -1, nullptr) : Quantity();
+    if (N.known())
+      addOffset(N, 1);
+    return Bound(Quantity::constant(0, nullptr), N);
+  }
+
+  /// Every value some path gives is >= 0.
+  static bool nonNegative(const IndexRange &R) {
+    if (R.Opaque || R.External)
+      return false;
+    if (!R.Produced && !R.HasInterval && R.Values.empty())
+      return false;
+    if (R.HasInterval && !(R.Lo.K == Quantity::Constant && R.Lo.Offset >= 0))
+      return false;
+    for (const auto &V : R.Values)
+      if (!(V.first.K == Quantity::Constant && V.first.Offset >= 0))
+        return false;
+    return true;
   }
 
   /// The argument of the option setter \p Name in an options chain
@@ -1433,65 +1534,406 @@ struct IndexRangeAnalysis::Impl {
 
   //--- Relations between a length and a table ---------------------------
 
-  /// \p FD compares or caps a quantity with the base of \p Hi (`T <= n`,
-  /// `x.size(1) > block_size`, `std::min(T, n)`), or crops the tensor whose
-  /// size it is (`x = x.slice(1, -n)`).
-  bool relatesInFunction(const FunctionDecl *FD, const Quantity &Hi,
-                         const Expr *Except = nullptr) {
-    bool Found = false;
-    auto Mentions = [&](const Expr *E) {
-      Quantity Q = quantityOf(FD, E);
-      if (Q.sameBase(Hi))
-        return true;
-      for (const Quantity &C : Q.CappedBy)
-        if (C.sameBase(Hi))
-          return true;
+  /// A comparison `L Op R` known to hold at some point.
+  struct Fact {
+    const Expr *L;
+    BinaryOperatorKind Op;
+    const Expr *R;
+  };
+
+  static BinaryOperatorKind negated(BinaryOperatorKind Op) {
+    switch (Op) {
+    case BO_LT:
+      return BO_GE;
+    case BO_LE:
+      return BO_GT;
+    case BO_GT:
+      return BO_LE;
+    case BO_GE:
+      return BO_LT;
+    case BO_EQ:
+      return BO_NE;
+    default:
+      return BO_EQ;
+    }
+  }
+
+  /// The comparisons that hold when \p Cond evaluates to \p Holds: through
+  /// `!`, `&&` when it holds, `||` when it does not, and __builtin_expect
+  /// (C10_UNLIKELY).
+  static void factsOf(const Expr *Cond, bool Holds,
+                      llvm::SmallVectorImpl<Fact> &Out, unsigned Depth = 0) {
+    if (!Cond || Depth > limits::SearchDepth)
+      return;
+    Cond = peel(Cond);
+    if (const auto *UO = dyn_cast<UnaryOperator>(Cond)) {
+      if (UO->getOpcode() == UO_LNot)
+        factsOf(UO->getSubExpr(), !Holds, Out, Depth + 1);
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Cond)) {
+      if (Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+          Call->getNumArgs() == 2)
+        factsOf(Call->getArg(0), Holds, Out, Depth + 1);
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+          Op && Op->isComparisonOp() && Op->getNumArgs() == 2) {
+        BinaryOperatorKind K =
+            BinaryOperator::getOverloadedOpcode(Op->getOperator());
+        if (K != BO_Cmp)
+          Out.push_back({Op->getArg(0), Holds ? K : negated(K), Op->getArg(1)});
+      }
+      return;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(Cond);
+    if (!BO)
+      return;
+    if ((BO->getOpcode() == BO_LAnd && Holds) ||
+        (BO->getOpcode() == BO_LOr && !Holds)) {
+      factsOf(BO->getLHS(), Holds, Out, Depth + 1);
+      factsOf(BO->getRHS(), Holds, Out, Depth + 1);
+      return;
+    }
+    if (BO->isComparisonOp() && BO->getOpcode() != BO_Cmp)
+      Out.push_back({BO->getLHS(),
+                     Holds ? BO->getOpcode() : negated(BO->getOpcode()),
+                     BO->getRHS()});
+  }
+
+  /// \p Len is at most \p Rows when \p Q (a quantity written in the code)
+  /// is at most \p Bound: Q has Len's base, Bound has Rows' base (or both
+  /// Bound and Rows are constants), and the offsets agree.
+  static bool boundedBy(const Quantity &Q, const Quantity &Bound, int64_t Slack,
+                        const Quantity &Len, const Quantity &Rows) {
+    if (!Q.known() || !Bound.known() || !Q.sameBase(Len) ||
+        !Bound.sameBase(Rows))
       return false;
+    // Q.base + q <= Bound.base + b + Slack, so Len.base + l <= Rows.base +
+    // (b + Slack - q + l): within the rows when that is at most r.
+    return Bound.Offset + Slack - Q.Offset + Len.Offset <= Rows.Offset;
+  }
+
+  /// Fact \p F implies \p Len <= \p Rows.
+  bool implies(const FunctionDecl *FD, const Fact &F, const Quantity &Len,
+               const Quantity &Rows) {
+    const Expr *Small = F.L, *Large = F.R;
+    BinaryOperatorKind Op = F.Op;
+    if (Op == BO_GT || Op == BO_GE) {
+      std::swap(Small, Large);
+      Op = Op == BO_GT ? BO_LT : BO_LE;
+    }
+    if (Op != BO_LT && Op != BO_LE && Op != BO_EQ)
+      return false;
+    Quantity S = quantityOf(FD, Small), L = quantityOf(FD, Large);
+    const int64_t Slack = Op == BO_LT ? -1 : 0;
+    if (boundedBy(S, L, Slack, Len, Rows))
+      return true;
+    return Op == BO_EQ && boundedBy(L, S, 0, Len, Rows);
+  }
+
+  /// \p S holds \p Target.
+  static bool holds(const Stmt *S, const Stmt *Target) {
+    if (!S || !Target)
+      return false;
+    bool Found = false;
+    forEachOwnStmt(S, [&](const Stmt *Sub) { Found |= Sub == Target; });
+    return Found;
+  }
+
+  /// The conditions of \p FD that bound \p Len by \p Rows where \p Use
+  /// runs: asserted (TORCH_CHECK, assert: a branch whose other side cannot
+  /// continue), an `if` that exits when the length is past the rows, or an
+  /// `if` whose branch holding the use is taken only within the rows.
+  bool conditionBounds(const FunctionDecl *FD, const Quantity &Len,
+                       const Quantity &Rows, const Stmt *Use) {
+    bool Found = false;
+    auto Check = [&](const Expr *Cond, bool Holds) {
+      llvm::SmallVector<Fact, 4> Facts;
+      factsOf(Cond, Holds, Facts);
+      for (const Fact &F : Facts)
+        if (implies(FD, F, Len, Rows))
+          Found = true;
+    };
+    auto Branches = [&](const Expr *Cond, const Stmt *Then, const Stmt *Else) {
+      if (exits(Then) || holds(Else, Use))
+        Check(Cond, false);
+      if ((Else && exits(Else)) || holds(Then, Use))
+        Check(Cond, true);
     };
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       if (Found)
         return;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-        if (BO != Except && BO->isComparisonOp() &&
-            (Mentions(BO->getLHS()) || Mentions(BO->getRHS())))
-          Found = true;
-        return;
-      }
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
-        if (Op->isComparisonOp() && Op->getNumArgs() == 2 &&
-            (Mentions(Op->getArg(0)) || Mentions(Op->getArg(1))))
-          Found = true;
-        return;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        if ((callFacts(Call) & (op::StdMin | op::StdMax)))
-          for (const Expr *A : Call->arguments())
-            if (Mentions(A))
-              Found = true;
-      }
+      if (const auto *If = dyn_cast<IfStmt>(S))
+        Branches(If->getCond(), If->getThen(), If->getElse());
+      else if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+        Branches(CO->getCond(), CO->getTrueExpr(), CO->getFalseExpr());
     });
-    if (Found)
-      return true;
-    // A crop of the tensor the size is read from.
-    if (Hi.K == Quantity::Runtime && !Hi.Field)
-      if (const auto *VD = dyn_cast_or_null<VarDecl>(Hi.Base)) {
-        IndexGuardFinder &F = Guards.finder(FD);
-        for (const Expr *Def : F.definitionsOf(VD))
-          if (isCropCall(Def) || isa<ConditionalOperator>(peel(Def)))
-            return true;
+    return Found;
+  }
+
+  /// What a crop keeps along \p Dim of its input, at most: `slice(d, a, b)`
+  /// keeps b - a (a a constant >= 0), `slice(d, -n)` n, `narrow(d, a, n)`
+  /// n, `index({..., Slice(a, b), ...})` as slice.
+  Quantity keptByCrop(const FunctionDecl *FD, const CallExpr *Call,
+                      int64_t Dim) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() || formOf(Callee) != op::Method)
+      return {};
+    auto Span = [&](const Expr *Start, const Expr *End) -> Quantity {
+      int64_t A = 0;
+      const bool HasStart = Start && !isNone(Start);
+      const bool HasEnd = End && !isNone(End);
+      if (!HasEnd && HasStart) {
+        // slice(d, -n): the last n (all of them when there are fewer).
+        if (evaluateInt(Start, Ctx, A))
+          return A < 0 ? Quantity::constant(-A, Start) : Quantity{};
+        const Expr *Value = peel(Start);
+        // An optional<int64_t> start: the value it was made from.
+        if (const auto *Opt = dyn_cast<CXXConstructExpr>(Value);
+            Opt && Opt->getNumArgs() == 1)
+          Value = peel(Opt->getArg(0));
+        const auto *Neg = dyn_cast<UnaryOperator>(Value);
+        if (Neg && Neg->getOpcode() == UO_Minus)
+          return quantityOf(FD, Neg->getSubExpr());
+        return {};
       }
+      if (!HasEnd || (HasStart && !evaluateInt(Start, Ctx, A)))
+        return {};
+      if (A < 0)
+        return {};
+      Quantity Q = quantityOf(FD, End);
+      if (Q.known()) {
+        Q.Offset -= A;
+        for (Quantity &C : Q.CappedBy)
+          C.Offset -= A;
+      }
+      return Q;
+    };
+    auto SameDim = [&](const Expr *D) {
+      int64_t V = 0;
+      return D ? evaluateInt(D, Ctx, V) && V == Dim : Dim == 0;
+    };
+    StringRef Name = Callee->getName();
+    if (Name == "slice" && SameDim(argAt(Call, 1)))
+      return Span(argAt(Call, 2), argAt(Call, 3));
+    if (Name == "narrow" && SameDim(argAt(Call, 1)))
+      return quantityOf(FD, argAt(Call, 3));
+    if (Name == "index") {
+      llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 1));
+      if (Dim < 0 || Dim >= static_cast<int64_t>(Parts.size()))
+        return {};
+      const Expr *Part = peel(Parts[Dim]);
+      if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Part))
+        Part = peel(FC->getSubExpr());
+      const auto *Ctor = dyn_cast<CXXConstructExpr>(Part);
+      const CXXRecordDecl *RD =
+          Ctor ? Ctor->getType()->getAsCXXRecordDecl() : nullptr;
+      if (!RD || !RD->getIdentifier() || RD->getName() != "Slice")
+        return {};
+      auto Arg = [&](unsigned I) -> const Expr * {
+        return I < Ctor->getNumArgs() &&
+                       !isa<CXXDefaultArgExpr>(Ctor->getArg(I))
+                   ? Ctor->getArg(I)
+                   : nullptr;
+      };
+      return Span(Arg(0), Arg(1));
+    }
+    return {};
+  }
+
+  /// `None` / `c10::nullopt` / `{}` as an optional bound: no bound.
+  static bool isNone(const Expr *E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      if (Ctor->getNumArgs() == 0)
+        return true;
+      const auto *RD =
+          Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
+      if (RD && RD->getIdentifier() &&
+          (RD->getName() == "nullopt_t" || RD->getName() == "NoneType"))
+        return true;
+    }
+    if (const auto *RD = E->getType().getNonReferenceType()->getAsRecordDecl())
+      return RD->getIdentifier() &&
+             (RD->getName() == "nullopt_t" || RD->getName() == "NoneType");
     return false;
   }
 
+  /// \p Kept is at most \p Rows, itself or through a std::min cap.
+  static bool atMostRows(const Quantity &Kept, const Quantity &Rows) {
+    if (Kept.known() && Kept.sameBase(Rows) && Kept.Offset <= Rows.Offset)
+      return true;
+    for (const Quantity &C : Kept.CappedBy)
+      if (C.sameBase(Rows) && C.Offset <= Rows.Offset)
+        return true;
+    return false;
+  }
+
+  /// \p Def, a definition of the tensor whose size \p Len is, keeps that
+  /// size within \p Rows: a crop to at most the rows, or `c ? crop : x`
+  /// where each arm is such a crop or the tensor itself taken only when c
+  /// bounds its size by the rows.
+  bool definitionWithinRows(const FunctionDecl *FD, const Expr *Def,
+                            const Quantity &Len, const Quantity &Rows) {
+    auto Crop = [&](const Expr *E) {
+      const auto *Call = dyn_cast<CallExpr>(peel(E));
+      return Call && isCropCall(Call) &&
+             atMostRows(keptByCrop(FD, Call, Len.Dim), Rows);
+    };
+    if (Crop(Def))
+      return true;
+    const auto *CO = dyn_cast<ConditionalOperator>(peel(Def));
+    if (!CO)
+      return false;
+    auto Arm = [&](const Expr *A, bool CondHolds) {
+      if (Crop(A))
+        return true;
+      // A tensor taken as it is: its size, bounded by the condition.
+      auto N = namedValue(A);
+      if (!N)
+        return false;
+      Quantity Taken = Len;
+      Taken.Base = N->first;
+      Taken.Field = N->second;
+      llvm::SmallVector<Fact, 4> Facts;
+      factsOf(CO->getCond(), CondHolds, Facts);
+      for (const Fact &F : Facts)
+        if (implies(FD, F, Taken, Rows))
+          return true;
+      return false;
+    };
+    return Arm(CO->getTrueExpr(), true) && Arm(CO->getFalseExpr(), false);
+  }
+
+  /// \p FD bounds the length \p Len by the table's \p Rows where \p Use
+  /// runs: a comparison of the two in the direction that keeps Len within
+  /// the rows (asserted, or an `if` that exits otherwise or holds the use),
+  /// or a crop of the tensor whose size Len is to at most the rows, on
+  /// every definition of it with one before the use.
+  bool relatesInFunction(const FunctionDecl *FD, const Quantity &Len,
+                         const Quantity &Rows, const Stmt *Use) {
+    if (!Len.known() || !Rows.known())
+      return false;
+    if (conditionBounds(FD, Len, Rows, Use))
+      return true;
+    if (Len.K != Quantity::Runtime || Len.Field)
+      return false;
+    const auto *VD = dyn_cast_or_null<VarDecl>(Len.Base);
+    if (!VD)
+      return false;
+    IndexGuardFinder &F = Guards.finder(FD);
+    std::vector<const Expr *> Defs = F.definitionsOf(VD);
+    if (Defs.empty())
+      return false;
+    bool Before = false, AllWithin = true;
+    for (const Expr *Def : Defs) {
+      if (!definitionWithinRows(FD, Def, Len, Rows)) {
+        AllWithin = false;
+        break;
+      }
+      Before |= !Use || F.dominates(Def, Use);
+    }
+    // A parameter's incoming value is not among its definitions.
+    if (AllWithin && (Before || !isa<ParmVarDecl>(VD)))
+      return true;
+    return Use && croppedBeforeUse(FD, Len, Rows, Use, Defs);
+  }
+
+  /// The tensor whose size \p Len is was cropped to at most \p Rows before
+  /// \p Use on every path: `x = crop(x);` that dominates the use and that
+  /// every other definition dominates, or `if (len > rows) x = crop(x);`:
+  /// through the branch the tensor is cropped, around it its size was
+  /// within the rows. The `if` (no else, no jump in the branch) must
+  /// dominate the use, its condition failing must bound Len by the rows,
+  /// the branch must end in an assignment of such a crop and define the
+  /// tensor no other way, and every definition outside the branch must
+  /// dominate the `if`. A definition D that dominates a point P that
+  /// dominates the use reaches the use only through P again.
+  bool croppedBeforeUse(const FunctionDecl *FD, const Quantity &Len,
+                        const Quantity &Rows, const Stmt *Use,
+                        llvm::ArrayRef<const Expr *> Defs) {
+    IndexGuardFinder &F = Guards.finder(FD);
+    for (const Expr *Crop : Defs)
+      if (F.dominates(Crop, Use) && definitionWithinRows(FD, Crop, Len, Rows) &&
+          llvm::all_of(Defs, [&](const Expr *D) {
+            return D == Crop || F.dominates(D, Crop);
+          }))
+        return true;
+    auto AssignsFrom = [](const Stmt *C, const Expr *Def) {
+      const auto *E = dyn_cast<Expr>(C);
+      if (!E)
+        return false;
+      E = E->IgnoreImplicit();
+      if (const auto *BO = dyn_cast<BinaryOperator>(E))
+        return BO->getOpcode() == BO_Assign && holds(BO->getRHS(), Def);
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+        return OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+               holds(OC->getArg(1), Def);
+      return false;
+    };
+    bool Found = false;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      const auto *If = dyn_cast<IfStmt>(S);
+      if (Found || !If || If->getElse() || If->getInit() ||
+          If->getConditionVariable() || holds(If, Use))
+        return;
+      const Stmt *Then = If->getThen();
+      bool Jumps = false;
+      forEachOwnStmt(Then, [&](const Stmt *Sub) {
+        Jumps |= isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(Sub);
+      });
+      if (Jumps)
+        return;
+      // The branch's last statement assigns the crop.
+      const Stmt *Last = Then;
+      if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+        Last = CS->body_empty() ? nullptr : CS->body_back();
+      bool EndsInCrop = false;
+      for (const Expr *Def : Defs) {
+        if (holds(Then, Def)) {
+          if (!definitionWithinRows(FD, Def, Len, Rows))
+            return;
+          EndsInCrop |= Last && AssignsFrom(Last, Def);
+        } else if (!F.dominates(Def, If->getCond())) {
+          return;
+        }
+      }
+      if (!EndsInCrop || !F.dominates(If->getCond(), Use))
+        return;
+      llvm::SmallVector<Fact, 4> Facts;
+      factsOf(If->getCond(), false, Facts);
+      for (const Fact &Fa : Facts)
+        if (implies(FD, Fa, Len, Rows))
+          Found = true;
+    });
+    return Found;
+  }
+
+  /// Every write of parameter \p PVD in \p FD keeps its size: `x =
+  /// x.to(device)`, not `idx = torch::cat({idx, next}, 1)`.
+  bool keepsIncoming(const FunctionDecl *FD, const ParmVarDecl *PVD) {
+    for (const Expr *Def : Guards.finder(FD).definitionsOf(PVD)) {
+      const auto *Call = dyn_cast<CallExpr>(peel(Def));
+      if (!Call || formOf(Call->getDirectCallee()) != op::Method ||
+          !(callFacts(Call) & (op::MovesToCuda | op::MovesToCpu |
+                               op::MovesToArgument | op::KeepsShape)))
+        return false;
+      auto N = namedValue(argAt(Call, 0));
+      if (!N || N->first != PVD || N->second)
+        return false;
+    }
+    return true;
+  }
+
   /// Every caller of \p FD in the TU bounds the tensor passed for
-  /// parameter \p Param along \p Dim; \p Unbounded gets one that does not.
-  /// False when there is no caller.
+  /// parameter \p Param along \p Dim by \p Rows; \p Unbounded gets one that
+  /// does not. With no caller in the TU, true unless NoCallerIsUnbounded
+  /// (ReportParameters): a function nobody here calls is no evidence.
   bool callersBound(const FunctionDecl *FD, const ParmVarDecl *Param,
-                    const Quantity &Hi, const CallExpr *&Unbounded,
-                    unsigned Level) {
+                    const Quantity &Hi, const Quantity &Rows,
+                    const CallExpr *&Unbounded, unsigned Level) {
     llvm::ArrayRef<CallSite> Sites = callersOf(FD);
     if (Sites.empty())
-      return false;
+      return !NoCallerIsUnbounded;
     for (const CallSite &CS : Sites) {
       unsigned I = Param->getFunctionScopeIndex() + CS.FirstArg;
       if (I >= CS.Call->getNumArgs()) {
@@ -1499,7 +1941,9 @@ struct IndexRangeAnalysis::Impl {
         return false;
       }
       const Expr *Arg = CS.Call->getArg(I);
-      if (isCropCall(Arg))
+      if (const auto *Crop = dyn_cast<CallExpr>(peel(Arg));
+          Crop && isCropCall(Crop) &&
+          atMostRows(keptByCrop(CS.Caller, Crop, Hi.Dim), Rows))
         continue;
       auto N = namedValue(Arg);
       if (!N) {
@@ -1509,13 +1953,14 @@ struct IndexRangeAnalysis::Impl {
       Quantity Passed = Hi;
       Passed.Base = N->first;
       Passed.Field = N->second;
-      if (relatesInFunction(CS.Caller, Passed))
+      if (relatesInFunction(CS.Caller, Passed, Rows, CS.Call))
         continue;
-      // The caller passes its own parameter: ask its callers, once more.
+      // The caller passes its own parameter as it came: ask its callers,
+      // once more. One it writes (`idx = cat({idx, next})`) is its own.
       if (const auto *PP = dyn_cast_or_null<ParmVarDecl>(N->first);
-          PP && !N->second && Level < 2) {
+          PP && !N->second && Level < 2 && keepsIncoming(CS.Caller, PP)) {
         const CallExpr *Deeper = nullptr;
-        if (callersBound(CS.Caller, PP, Passed, Deeper, Level + 1))
+        if (callersBound(CS.Caller, PP, Passed, Rows, Deeper, Level + 1))
           continue;
       }
       Unbounded = CS.Call;
@@ -1549,6 +1994,24 @@ struct IndexRangeAnalysis::Impl {
     if (V.K == Quantity::Constant && Rows.K == Quantity::Constant)
       return V.Offset >= Rows.Offset;
     return V.sameBase(Rows) && V.Offset >= Rows.Offset;
+  }
+
+  /// The clamp / remainder / fmod call a guard statement writes into the
+  /// index (`ids = ids.clamp(0, n)`, `ids.clamp_(0, n)`), else null.
+  static const CallExpr *boundingWrite(const Stmt *Guard) {
+    const Expr *Value = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Guard);
+        BO && BO->getOpcode() == BO_Assign)
+      Value = BO->getRHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Guard);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      Value = Op->getArg(1);
+    else if (const auto *E = dyn_cast<Expr>(Guard))
+      Value = E;
+    const auto *Call = dyn_cast_or_null<CallExpr>(peel(Value));
+    if (Call && (callFacts(Call) & (op::BoundsClamp | op::BoundsModulo)))
+      return Call;
+    return nullptr;
   }
 
   /// A dominating guard of the index that lets `rows` through:
@@ -1597,8 +2060,7 @@ struct IndexRangeAnalysis::Impl {
 
   IndexEvidence fromRange(const IndexRange &R, const TableSize &T,
                           const IndexOpSite &Site, const CallExpr *Call,
-                          const FunctionDecl *FD,
-                          const ParmVarDecl *LengthParam) {
+                          const FunctionDecl *FD, const Stmt *Use) {
     IndexEvidence E;
     E.Range = R;
     E.Table = T;
@@ -1631,19 +2093,14 @@ struct IndexRangeAnalysis::Impl {
           E.K = IndexEvidence::PastTheEnd;
           return E;
         }
-        bool Capped = false;
-        for (const Quantity &C : Hi.CappedBy)
-          if ((C.sameBase(Rows) && C.Offset <= Rows.Offset) ||
-              (C.K == Quantity::Constant && Rows.K == Quantity::Constant &&
-               C.Offset <= Rows.Offset))
-            Capped = true;
-        if (Hi.K == Quantity::Runtime && Hi.CappedBy.empty() && !Capped &&
+        // Only a cap by the rows bounds the length (std::min(T, rows)).
+        if (Hi.K == Quantity::Runtime && !R.OpBound && !atMostRows(Hi, Rows) &&
             (Rows.K == Quantity::Constant || Rows.K == Quantity::Named) &&
-            !relatesInFunction(FD, Hi, R.LoopCondition)) {
+            !relatesInFunction(FD, Hi, Rows, Use)) {
           const CallExpr *Unbounded = nullptr;
           const auto *Param = dyn_cast_or_null<ParmVarDecl>(Hi.Base);
           if (!Param || Hi.Field || Param->getDeclContext() != FD ||
-              !callersBound(FD, Param, Hi, Unbounded, 0)) {
+              !callersBound(FD, Param, Hi, Rows, Unbounded, 0)) {
             E.K = IndexEvidence::UnboundedLength;
             E.UnboundedCaller = Unbounded;
             return E;
@@ -1655,8 +2112,8 @@ struct IndexRangeAnalysis::Impl {
       E.K = IndexEvidence::External;
       return E;
     }
-    (void)LengthParam;
-    E.InRange = provedInRange(R, T.Rows);
+    E.InRange = provedInRange(R, T.Size);
+    E.Unproven = R.OpBound && !E.InRange && T.Size.known();
     return E;
   }
 
@@ -1701,11 +2158,16 @@ struct IndexRangeAnalysis::Impl {
           E.Table = T;
           return E;
         }
+        // `ids = ids.clamp(0, rows)`, `ids.clamp_(0, rows)`: the bound it
+        // writes, against the table.
+        if (const CallExpr *Bounding = boundingWrite(Guard))
+          return fromRange(rangeOf(FD, Bounding, nullptr), T, Site, Call, FD,
+                           Call);
         return None;
       }
     }
     IndexRange R = rangeOf(FD, Site.Index, Call);
-    IndexEvidence Here = fromRange(R, T, Site, Call, FD, nullptr);
+    IndexEvidence Here = fromRange(R, T, Site, Call, FD, Call);
     if (Here)
       return Here;
     if (Here.InRange)
@@ -1754,13 +2216,13 @@ struct IndexRangeAnalysis::Impl {
             continue;
           IndexRange Passed = rangeOf(CS.Caller, CS.Call->getArg(I), CS.Call);
           TableSize CT = T;
-          CT.Rows = substitute(T.Rows, FD, CS.Caller, CS.Call);
+          CT.Rows = CT.Size = substitute(T.Rows, FD, CS.Caller, CS.Call);
           // A member's rows mean nothing in another class's code.
           if (CT.Rows.K == Quantity::Named && !CT.Rows.Base &&
               !sameClass(FD, CS.Caller))
             CT.Rows = {};
           if (IndexEvidence E =
-                  fromRange(Passed, CT, Site, Call, CS.Caller, nullptr)) {
+                  fromRange(Passed, CT, Site, Call, CS.Caller, CS.Call)) {
             if (E.K == IndexEvidence::UnboundedLength)
               continue;
             E.Caller = CS.Call;
@@ -1778,8 +2240,9 @@ struct IndexRangeAnalysis::Impl {
 };
 
 IndexRangeAnalysis::IndexRangeAnalysis(ASTContext &Ctx,
-                                       IndexGuardAnalysis &Guards)
-    : P(std::make_unique<Impl>(Ctx, Guards)) {}
+                                       IndexGuardAnalysis &Guards,
+                                       bool NoCallerIsUnbounded)
+    : P(std::make_unique<Impl>(Ctx, Guards, NoCallerIsUnbounded)) {}
 
 IndexRangeAnalysis::~IndexRangeAnalysis() = default;
 

@@ -16,6 +16,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -161,37 +162,6 @@ bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
   return false;
 }
 
-/// A statement that cannot fall through to what follows it: a return, a
-/// throw, a call of a [[noreturn]] function, break or continue, or a block
-/// or `do { } while (0)` holding one.
-bool exits(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > limits::SearchDepth)
-    return false;
-  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
-      isa<CXXThrowExpr>(S))
-    return true;
-  if (const auto *E = dyn_cast<Expr>(S)) {
-    E = peel(E);
-    if (isa<CXXThrowExpr>(E))
-      return true;
-    if (const auto *Call = dyn_cast<CallExpr>(E))
-      if (const FunctionDecl *FD = Call->getDirectCallee())
-        return FD->isNoReturn();
-    return false;
-  }
-  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : CS->body())
-      if (exits(Child, Depth + 1))
-        return true;
-    return false;
-  }
-  if (const auto *Do = dyn_cast<DoStmt>(S))
-    return exits(Do->getBody(), Depth + 1);
-  if (const auto *A = dyn_cast<AttributedStmt>(S))
-    return exits(A->getSubStmt(), Depth + 1);
-  return false;
-}
-
 /// The ScalarType enumerator \p E evaluates to ("Long"), else "".
 std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || !isC10Enum(E->getType(), "ScalarType"))
@@ -292,6 +262,8 @@ struct Guard {
   /// evaluated on every path, the condition is).
   const Stmt *At = nullptr;
   const Stmt *Cond = nullptr;
+  /// NonEmpty: the count tested (`n`, `x.numel()`).
+  const Expr *Count = nullptr;
 };
 
 /// What the model knows about one property of a tensor.
@@ -321,6 +293,7 @@ struct RawView {
 };
 
 struct KernelLaunchAnalysis::Impl {
+  struct GridSources;
   ASTContext &Ctx;
   const SourceManager &SM;
   KernelLaunchConfig Config;
@@ -444,10 +417,11 @@ struct KernelLaunchAnalysis::Impl {
     // The test itself is the guard's position: a call or a comparison is an
     // element of the CFG, where a condition with `!` or `&&` may be none.
     auto Add = [&](std::optional<IndexVar> V, unsigned Props,
-                   const Stmt *At = nullptr) {
+                   const Stmt *At = nullptr, const Expr *Count = nullptr) {
       Guard G;
       G.Props = Props;
       G.At = At ? At : C;
+      G.Count = Count;
       if (V)
         G.Var = *V;
       else if (Props != Guard::NonEmpty)
@@ -507,15 +481,17 @@ struct KernelLaunchAnalysis::Impl {
           return O == BO_GE || O == BO_LT;
         return false;
       };
-      if (Emptiness(L, R, Op) ||
-          Emptiness(R, L, BinaryOperator::reverseComparisonOp(Op)))
-        Add(std::nullopt, Guard::NonEmpty);
+      if (Emptiness(L, R, Op))
+        Add(std::nullopt, Guard::NonEmpty, nullptr, L);
+      else if (Emptiness(R, L, BinaryOperator::reverseComparisonOp(Op)))
+        Add(std::nullopt, Guard::NonEmpty, nullptr, R);
     }
     // `if (n)`, `if (!n)`: a count as a truth value.
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(C))
       if (IC->getCastKind() == CK_IntegralToBoolean &&
           isCountLike(IC->getSubExpr()))
-        Add(std::nullopt, Guard::NonEmpty, peel(IC->getSubExpr()));
+        Add(std::nullopt, Guard::NonEmpty, peel(IC->getSubExpr()),
+            IC->getSubExpr());
     for (const Stmt *Child : C->children())
       testsIn(Child, Out, Depth + 1);
   }
@@ -690,10 +666,14 @@ struct KernelLaunchAnalysis::Impl {
   /// a lambda, where the enclosing function calls it), or a branch on it
   /// that holds the use.
   unsigned provenAt(const IndexVar *V, const Stmt *Use,
-                    const FunctionDecl *UseFn) {
+                    const FunctionDecl *UseFn,
+                    const GridSources *Grid = nullptr) {
     unsigned Props = 0;
     auto Matches = [&](const Guard &G) {
-      return V ? G.Var == *V : (G.Props & Guard::NonEmpty) != 0;
+      if (V)
+        return G.Var == *V;
+      return (G.Props & Guard::NonEmpty) != 0 &&
+             (!Grid || testsGridSource(G.Count, *Grid));
     };
     const Stmt *At = Use;
     const FunctionDecl *Fn = UseFn;
@@ -1314,6 +1294,106 @@ struct KernelLaunchAnalysis::Impl {
 
   //===--- Evidence that a launch can fail --------------------------------===//
 
+  /// What a grid dimension is computed from: the locals followed and the
+  /// sizes read (`x.numel()`, `x.size(0)`, `x.sizes()[0]`).
+  struct GridSources {
+    llvm::SmallPtrSet<const VarDecl *, 4> Locals;
+    struct Size {
+      IndexVar Tensor;
+      std::string Method;
+      std::optional<int64_t> Dim;
+    };
+    llvm::SmallVector<Size, 4> Sizes;
+  };
+
+  /// `x.numel()`, `x.size(d)`, `x.sizes()[d]`: the tensor, the method and
+  /// the dim; else nothing.
+  std::optional<GridSources::Size> sizeRead(const Expr *E) {
+    E = peel(E);
+    if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
+        Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
+      if (const auto *Sizes = tensorMethodCall(peel(Sub->getArg(0))))
+        if (callFacts(Sizes) & op::SizesList) {
+          auto V = directVariable(Sizes->getImplicitObjectArgument());
+          Expr::EvalResult R;
+          if (!V || Sub->getArg(1)->isValueDependent() ||
+              !Sub->getArg(1)->EvaluateAsInt(R, Ctx))
+            return std::nullopt;
+          return GridSources::Size{*V, "size", R.Val.getInt().getExtValue()};
+        }
+    const auto *MC = tensorMethodCall(E);
+    if (!MC || !MC->getType()->isIntegerType() ||
+        !MC->getMethodDecl()->getIdentifier())
+      return std::nullopt;
+    auto V = directVariable(MC->getImplicitObjectArgument());
+    if (!V)
+      return std::nullopt;
+    GridSources::Size S{*V, MC->getMethodDecl()->getName().str(), {}};
+    if (MC->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0))) {
+      Expr::EvalResult R;
+      if (MC->getArg(0)->isValueDependent() ||
+          !MC->getArg(0)->EvaluateAsInt(R, Ctx))
+        return std::nullopt;
+      S.Dim = R.Val.getInt().getExtValue();
+    }
+    return S;
+  }
+
+  /// Collects what \p E, a grid dimension, is computed from.
+  void collectGridSources(const Expr *E, GridSources &Out, unsigned Depth = 0) {
+    if (!E || Depth > limits::OriginDepth)
+      return;
+    E = peel(E);
+    if (auto S = sizeRead(E)) {
+      Out.Sizes.push_back(*S);
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        Out.Locals.insert(VD);
+        collectGridSources(singleDefinition(VD), Out, Depth + 1);
+      }
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // threads.x of a local dim3: its constructor's arguments.
+      if (const auto *Base = dyn_cast<DeclRefExpr>(peel(ME->getBase())))
+        if (const auto *VD = dyn_cast<VarDecl>(Base->getDecl()))
+          collectGridSources(singleDefinition(VD), Out, Depth + 1);
+      return;
+    }
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        collectGridSources(CE, Out, Depth + 1);
+  }
+
+  /// \p Count, tested against 0 by a guard, is a quantity the grid is
+  /// computed from: a local it follows, the same size of the same tensor,
+  /// or the numel() of a tensor whose size it reads; through a local's one
+  /// definition.
+  bool testsGridSource(const Expr *Count, const GridSources &Grid,
+                       unsigned Depth = 0) {
+    if (!Count || Depth > limits::OriginDepth)
+      return false;
+    Count = peel(Count);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Count)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return false;
+      if (Grid.Locals.count(VD))
+        return true;
+      return testsGridSource(singleDefinition(VD), Grid, Depth + 1);
+    }
+    auto S = sizeRead(Count);
+    if (!S)
+      return false;
+    for (const GridSources::Size &G : Grid.Sizes)
+      if (G.Tensor == S->Tensor &&
+          (S->Method == "numel" || (G.Method == S->Method && G.Dim == S->Dim)))
+        return true;
+    return false;
+  }
+
   /// The value of a grid or block dimension when every size read from a
   /// tensor is 0; nothing when the model cannot tell. \p Leaf gets the
   /// first size read, \p Via the first local followed to it.
@@ -1499,8 +1579,12 @@ struct KernelLaunchAnalysis::Impl {
         F.Dim = This;
         return F;
       }
-      // A check on an empty input before the launch makes it a choice.
-      if (provenAt(nullptr, Site.Launch, Site.Function) & Guard::NonEmpty)
+      // A check on an empty input before the launch makes it a choice: one
+      // of what the grid is computed from.
+      GridSources Sources;
+      collectGridSources(D, Sources);
+      if (provenAt(nullptr, Site.Launch, Site.Function, &Sources) &
+          Guard::NonEmpty)
         return F;
       F.K = LaunchFailure::EmptyGrid;
       F.Dim = This;

@@ -1,6 +1,7 @@
 //===--- UserCode.cpp - What is the user's code ---------------------------===//
 
 #include "torchtidy/analysis/UserCode.h"
+#include "torchtidy/analysis/Limits.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -105,6 +106,34 @@ void forEachUserFunction(ASTContext &Ctx,
 void forEachOwnStmt(const Stmt *Body,
                     llvm::function_ref<void(const Stmt *)> Visit) {
   walkOwn(Body, Visit);
+}
+
+bool exits(const Stmt *S, unsigned Depth) {
+  if (!S || Depth > limits::SearchDepth)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
+      isa<CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+    if (isa<CXXThrowExpr>(E))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        return FD->isNoReturn();
+    return false;
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body())
+      if (exits(Child, Depth + 1))
+        return true;
+    return false;
+  }
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return exits(Do->getBody(), Depth + 1);
+  if (const auto *A = dyn_cast<AttributedStmt>(S))
+    return exits(A->getSubStmt(), Depth + 1);
+  return false;
 }
 
 } // namespace torchtidy

@@ -4,15 +4,16 @@
 // Answers, for an index tensor used at a statement of a function, "where do
 // its values come from, and is it bounds-checked on every path before this
 // use?". Sources are classified as safe (argmax/topk/sort/nonzero/
-// multinomial/randperm, randint, arange, clamp/remainder/fmod with a bound,
-// literal ids) or unsafe (parameters, members, globals, fields of a data
-// batch, results of calls that do not produce indices). A use is guarded when
-// a guard on the same variable dominates it in the function's CFG, with no
-// write to the variable in between: TORCH_CHECK / TORCH_INTERNAL_ASSERT /
-// assert / `if (...) throw|return` on its max(), min() or a comparison,
-// TORCHTIDY_CHECK_INDEX, an in-place clamp_, an assignment of a safe value,
-// a call to a function of the translation unit whose body guards that
-// parameter on every normal return, or a call to a configured guard function.
+// multinomial/randperm, randint, arange, clamp with both bounds (the lower
+// one >= 0), remainder, literal ids) or unsafe (parameters, members, globals,
+// fields of a data batch, results of calls that do not produce indices). A use
+// is guarded when a guard on the same variable dominates it in the function's
+// CFG, with no write to the variable in between: TORCH_CHECK /
+// TORCH_INTERNAL_ASSERT / assert / `if (...) throw|return` on its max(), min()
+// or a comparison, TORCHTIDY_CHECK_INDEX, an in-place clamp_, an assignment of
+// a safe value, a call to a function of the translation unit whose body guards
+// that parameter on every normal return, or a call to a configured guard
+// function.
 //
 // Dominance is clang's CFGDomTree over a CFG with every expression an
 // element. Positions are (block, element index) pairs in a map built with

@@ -21,9 +21,11 @@
 //    [0, T)), or whose upper end passes the rows by a constant
 //    (`randint(0, T + 2)` into T + 1 rows);
 //  - a range bounded by a runtime size into a table of fixed rows, with no
-//    comparison, std::min or crop relating the two in the function or in
-//    every caller of it in the translation unit (the position-embedding
-//    overflow: `Embedding(block_size, d)` read at `arange(x.size(1))`);
+//    comparison bounding it by the rows, cap or crop to the rows in the
+//    function or in every caller of it in the translation unit (the
+//    position-embedding overflow: `Embedding(block_size, d)` read at
+//    `arange(x.size(1))`); a function with no caller there is no evidence
+//    unless asked;
 //  - values from outside the program with no bounds check on the way;
 //  - a bounds check of the index that does not protect the use (it does not
 //    dominate it) or that is off by one (`max() <= rows`).
@@ -105,6 +107,10 @@ struct IndexRange {
   /// steps`): it relates the variable to the length, not the length to the
   /// table.
   const clang::Expr *LoopCondition = nullptr;
+  /// The interval is what an op guarantees of its result (clamp, remainder,
+  /// fmod, searchsorted), not a length: it is no evidence of an unbounded
+  /// length.
+  bool OpBound = false;
   /// Values some path writes: literal ids, or sentinels (full, fill_,
   /// masked_fill), each with where it is written.
   llvm::SmallVector<std::pair<Quantity, const clang::Expr *>, 2> Values;
@@ -133,6 +139,9 @@ struct IndexRange {
 /// The number of rows (or the size along the indexed dim) of a sink's table.
 struct TableSize {
   Quantity Rows;
+  /// The rows, also when known only at run time (`x.size(0)` of the tensor
+  /// indexed): what an index is shown in range of.
+  Quantity Size;
   /// Where the table is made (the Embedding's construction, the factory).
   const clang::Expr *MadeAt = nullptr;
 };
@@ -173,6 +182,10 @@ struct IndexEvidence {
   /// None, and every value the index can hold is shown to be in range
   /// (a range within the rows, constants within them, producers).
   bool InRange = false;
+  /// None, the index's values are bounded by an op (clamp, remainder...)
+  /// and the table's size is known, but the bound is not shown within it:
+  /// ReportParameters reports the site.
+  bool Unproven = false;
 
   explicit operator bool() const { return K != None; }
 };
@@ -181,7 +194,11 @@ struct IndexEvidence {
 /// analysis it builds on and memoises per-function facts.
 class IndexRangeAnalysis {
 public:
-  IndexRangeAnalysis(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards);
+  /// \p NoCallerIsUnbounded (ReportParameters): a length that a parameter
+  /// gives, in a function with no caller in the TU, counts as unbounded;
+  /// by default a function nobody here calls is no evidence.
+  IndexRangeAnalysis(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards,
+                     bool NoCallerIsUnbounded = false);
   ~IndexRangeAnalysis();
 
   /// The evidence that the index of \p Site, a call \p Call in function

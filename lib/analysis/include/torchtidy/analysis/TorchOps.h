@@ -126,6 +126,9 @@ enum Fact : uint64_t {
   /// stream guards) (libtorch-unchecked-kernel-launch's evidence that the
   /// default stream races).
   OtherStream = 1ull << 60,
+  /// searchsorted / bucketize: indices in [0, N], N the boundaries' size
+  /// (one past the last boundary is a value), not a plain index producer.
+  Bucketizes = 1ull << 61,
 };
 
 /// Registration calls of torch::nn::Module.

@@ -46,6 +46,11 @@ void forEachUserFunction(
 void forEachOwnStmt(const clang::Stmt *Body,
                     llvm::function_ref<void(const clang::Stmt *)> Visit);
 
+/// \p S cannot fall through to what follows it: a return, a throw, a call
+/// of a [[noreturn]] function, break or continue, or a block or
+/// `do { } while (0)` holding one.
+bool exits(const clang::Stmt *S, unsigned Depth = 0);
+
 } // namespace torchtidy
 
 #endif

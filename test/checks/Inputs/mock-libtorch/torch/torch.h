@@ -458,6 +458,10 @@ Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement = f
 Tensor clamp(const Tensor &self, c10::optional<Scalar> min, c10::optional<Scalar> max = {});
 Tensor remainder(const Tensor &self, const Scalar &other);
 Tensor fmod(const Tensor &self, const Scalar &other);
+Tensor searchsorted(const Tensor &sorted_sequence, const Tensor &self,
+                    bool out_int32 = false, bool right = false);
+Tensor bucketize(const Tensor &self, const Tensor &boundaries,
+                 bool out_int32 = false, bool right = false);
 Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index);
 Tensor gather(const Tensor &self, int64_t dim, const Tensor &index, bool sparse_grad = false);
 Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &src);
