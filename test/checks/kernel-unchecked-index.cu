@@ -276,3 +276,182 @@ void gather_cpu_checked(const torch::Tensor &src, const torch::Tensor &index,
   for (int64_t i = 0; i < index.numel(); ++i)
     out_data[i] = src_data[index_data[i]];
 }
+
+// A remainder by a bound that is not loaded keeps a value that cannot be
+// negative within [0, n): a hash of a loaded id folded into the table.
+__device__ int64_t mix(int64_t a, int64_t b) {
+  return (a * 2654435761ull + b) % 1000000007ull;
+}
+__device__ int64_t mix_signed(int64_t a) { return a * 31 + 7; }
+__global__ void hashed_lookup(const float *table, const int64_t *ids,
+                              float *out, int64_t n, int64_t rows) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= n)
+    return;
+  const int64_t slot = mix(ids[i], threadIdx.x) % rows;
+  out[i] = table[slot] + table[(unsigned)ids[i] % rows];
+  // A signed value keeps its sign through %: -7 % rows is -7.
+  out[i] += table[ids[i] % rows];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'table[ids[i] % rows]' indexes 'table' with 'ids[i]', a value read from 'ids'
+  out[i] += table[mix_signed(ids[i]) % rows];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'table[mix_signed(ids[i]) % rows]' indexes 'table' with 'ids[i]', a value read from 'ids'
+  // A remainder by a loaded value bounds nothing.
+  out[i] += table[mix(ids[i], 0) % ids[0]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'table[mix(ids[i], 0) % ids[0]]' indexes 'table' with 'ids[i]', a value read from 'ids'
+}
+
+// Index arrays that host code makes in range: a permutation of an arange
+// made by a function of the file, and a counting fill over the whole array
+// that Thrust sorts. What Thrust declares, as far as these use it:
+namespace thrust {
+struct device_execution_policy {};
+static const device_execution_policy device{};
+template <typename T> struct device_ptr {
+  explicit device_ptr(T *p) : p(p) {}
+  device_ptr operator+(int64_t n) const { return device_ptr(p + n); }
+  T *p;
+};
+template <typename T> struct counting_iterator {
+  explicit counting_iterator(T start) : v(start) {}
+  counting_iterator operator+(int64_t n) const { return counting_iterator(v + n); }
+  T v;
+};
+template <typename It, typename Cmp>
+void sort(const device_execution_policy &, It first, It last, Cmp cmp);
+template <typename K, typename V> void sort_by_key(K first, K last, V values);
+template <typename In, typename Out> Out copy(In first, In last, Out out);
+template <typename It> void sequence(It first, It last);
+template <typename It, typename T> void fill(It first, It last, T value);
+} // namespace thrust
+
+struct ByKey {
+  const int *keys;
+  __host__ __device__ bool operator()(int a, int b) const {
+    return keys[a] < keys[b];
+  }
+};
+
+__global__ void gather_points(const float *points, const int *order,
+                              float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = points[order[i]];
+}
+
+// A permutation of 0..n-1, made by a function of this file.
+torch::Tensor sorted_order(const torch::Tensor &keys) {
+  const int n = keys.size(0);
+  torch::Tensor order = torch::arange(0, n, torch::kInt);
+  int *order_ptr = order.data_ptr<int>();
+  thrust::sort(thrust::device, order_ptr, order_ptr + n,
+               ByKey{keys.data_ptr<int>()});
+  return order;
+}
+
+void gather_sorted(const torch::Tensor &points, const torch::Tensor &keys,
+                   torch::Tensor &out) {
+  torch::Tensor order = sorted_order(keys);
+  gather_points<<<1, 256>>>(points.data_ptr<float>(), order.data_ptr<int>(),
+                            out.data_ptr<float>(), keys.size(0));
+}
+
+// A counting fill over the whole of an array made like a flattened tensor,
+// sorted by key; launched from a lambda, as AT_DISPATCH does.
+__global__ void gather_rows64(const float *src, const int64_t *order,
+                              float *out, int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = src[order[i]];
+}
+
+void gather_by_key(const torch::Tensor &src, const torch::Tensor &keys,
+                   torch::Tensor &out) {
+  torch::Tensor flat = keys.flatten();
+  int64_t numel = flat.size(0);
+  auto sorted_keys = torch::empty_like(flat);
+  auto order = torch::empty_like(flat);
+  auto order_data = thrust::device_ptr<int64_t>(order.data_ptr<int64_t>());
+  auto count = thrust::counting_iterator<int64_t>(0);
+  thrust::copy(count, count + numel, order_data);
+  auto keys_data = thrust::device_ptr<int64_t>(sorted_keys.data_ptr<int64_t>());
+  thrust::sort_by_key(keys_data, keys_data + numel, order_data);
+  [&] {
+    gather_rows64<<<1, 256>>>(src.data_ptr<float>(), order.data_ptr<int64_t>(),
+                              out.data_ptr<float>(), numel);
+  }();
+}
+
+// Reported: a fill that leaves the last element as it was, a fill of
+// another value, and a kernel that writes through the array it is given.
+__global__ void gather_rows64_b(const float *src, const int64_t *order,
+                                float *out, int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = src[order[i]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'src[order[i]]' indexes 'src' with 'order[i]', a value read from 'order'
+}
+
+void gather_partly_filled(const torch::Tensor &src, const torch::Tensor &keys,
+                          torch::Tensor &out) {
+  torch::Tensor flat = keys.flatten();
+  int64_t numel = flat.size(0);
+  auto order = torch::empty_like(flat);
+  auto order_data = thrust::device_ptr<int64_t>(order.data_ptr<int64_t>());
+  auto count = thrust::counting_iterator<int64_t>(0);
+  thrust::copy(count, count + (numel - 1), order_data);
+  gather_rows64_b<<<1, 256>>>(src.data_ptr<float>(), order.data_ptr<int64_t>(),
+                              out.data_ptr<float>(), numel);
+}
+
+__global__ void gather_rows64_c(const float *src, const int64_t *order,
+                                float *out, int64_t n) {
+  const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = src[order[i]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'src[order[i]]' indexes 'src' with 'order[i]', a value read from 'order'
+}
+
+void gather_filled_with(const torch::Tensor &src, int64_t numel, int64_t v,
+                        torch::Tensor &out) {
+  auto order = torch::empty({numel}, torch::kLong);
+  auto order_data = thrust::device_ptr<int64_t>(order.data_ptr<int64_t>());
+  thrust::sequence(order_data, order_data + numel);
+  thrust::fill(order_data, order_data + numel, v);
+  gather_rows64_c<<<1, 256>>>(src.data_ptr<float>(), order.data_ptr<int64_t>(),
+                              out.data_ptr<float>(), numel);
+}
+
+__global__ void shift_then_gather(const float *src, int *order, float *out,
+                                  int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  order[i] += 1;
+  out[i] = src[order[i]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'src[order[i]]' indexes 'src' with 'order[i]', a value read from 'order'
+}
+
+void gather_shifted(const torch::Tensor &src, const torch::Tensor &keys,
+                    torch::Tensor &out) {
+  torch::Tensor order = sorted_order(keys);
+  shift_then_gather<<<1, 256>>>(src.data_ptr<float>(), order.data_ptr<int>(),
+                                out.data_ptr<float>(), keys.size(0));
+}
+
+// The position within a segment capped at k elements, i - start for i in
+// [start, min(end, start + k)), is in [0, k): bounded like a comparison
+// with k. Without the cap, the position reaches end - start, a difference
+// of two loaded values.
+__device__ int min(int a, int b);
+__global__ void pack_segments(const float *src, const int *offsets,
+                              float *packed, int segments, int k) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= segments)
+    return;
+  const int start = offsets[s], end = offsets[s + 1];
+  for (int i = start; i < min(end, start + k); ++i)
+    packed[s * k + (i - start)] = 1.0f;
+  for (int i = start; i < end; ++i)
+    packed[s * k + (i - start)] = 2.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'packed[s * k + (i - start)]' indexes 'packed' with 'start', a value read from 'offsets'
+}

@@ -1,7 +1,9 @@
 //===--- KernelIndexLoads.cpp - Indices loaded from another array ---------===//
 
 #include "torchtidy/analysis/KernelIndexLoads.h"
+#include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -48,66 +50,6 @@ bool pointsToIndices(QualType T) {
   return false;
 }
 
-/// The declaration \p E is rooted at: `p`, `p + i`, `&p[i]`, `info.data`,
-/// `acc[i]` (an accessor's operator[]) -> p / info / acc.
-const ValueDecl *rootOf(const Expr *E) {
-  for (unsigned Steps = 0; E && Steps < 16; ++Steps) {
-    E = ignoreCasts(E);
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return DRE->getDecl();
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      E = ME->getBase();
-      continue;
-    }
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = ASE->getBase();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref) {
-        E = UO->getSubExpr();
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->isAdditiveOp()) {
-        E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                     : BO->getRHS();
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
-        E = Op->getArg(0);
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      // info.data(), acc.data()
-      E = MC->getImplicitObjectArgument();
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
-/// The name of a call's callee ("atomicAdd", "__ldg", "min").
-StringRef calleeName(const CallExpr *Call) {
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  return FD && FD->getIdentifier() ? FD->getName() : StringRef();
-}
-
-/// CUDA's device functions that read memory at an address (__ldg and its
-/// cache-hint twins).
-bool readsAddress(StringRef Name) {
-  return Name.starts_with("__ldg") || Name.starts_with("__ldcg") ||
-         Name.starts_with("__ldca") || Name.starts_with("__ldcs");
-}
-
 /// A call that bounds its operands' result to a range: std::min/max (the
 /// op table) and CUDA's device min/max/fmin/fmax.
 bool isClamp(const CallExpr *Call) {
@@ -138,9 +80,11 @@ const FunctionDecl *patternOf(const FunctionDecl *K) {
 /// What the scans of one translation unit share: the kernels' launches and
 /// the guard analysis of the host functions that launch them.
 struct Shared {
-  Shared(ASTContext &Ctx) : Guards(Ctx, IndexGuardConfig{}) {}
+  Shared(ASTContext &Ctx)
+      : Guards(Ctx, IndexGuardConfig{}), Arrays(Ctx, Guards) {}
   llvm::DenseMap<const FunctionDecl *, std::vector<LaunchOf>> Launches;
   IndexGuardAnalysis Guards;
+  IndexArrayProof Arrays;
 
   const std::vector<LaunchOf> &launchesOf(const FunctionDecl *K) const {
     static const std::vector<LaunchOf> None;
@@ -401,16 +345,116 @@ private:
     return Found;
   }
 
-  /// Visits the expressions of \p E in pre-order, not entering clamps.
+  /// Visits the expressions of \p E in pre-order, not entering clamps and
+  /// remainders that bound their value.
   template <typename F> void walk(const Expr *E, F &&Visit) {
     if (!E)
       return;
     Visit(E);
     if (const auto *Call = dyn_cast<CallExpr>(E); Call && isClamp(Call))
       return;
+    if (boundingRemainder(E) || boundedDifference(E))
+      return;
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
         walk(CE, Visit);
+  }
+
+  /// `v % n` with `v` never negative and `n` not itself loaded: a value in
+  /// [0, n), bounded like a comparison with n (the hash of a loaded value
+  /// folded into a table's size).
+  bool boundingRemainder(const Expr *E) {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+    if (!BO || BO->getOpcode() != BO_Rem || !nonNegative(BO->getLHS(), Ctx))
+      return false;
+    llvm::SmallPtrSet<const VarDecl *, 2> Tainted;
+    taintedIn(BO->getRHS(), Tainted);
+    return Tainted.empty() && !loadIn(BO->getRHS());
+  }
+
+  /// `i - s` in the body of `for (i = s; i < s + k; ++i)` (also
+  /// `i < min(e, s + k)`), with `k` not loaded and neither `i` nor `s`
+  /// written in the body: a value in [0, k), bounded like a comparison with
+  /// k (the position within a segment capped at k elements).
+  bool boundedDifference(const Expr *E) {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+    if (!BO || BO->getOpcode() != BO_Sub)
+      return false;
+    const VarDecl *I = varOf(BO->getLHS()), *S = varOf(BO->getRHS());
+    if (!I || !S || I == S)
+      return false;
+    auto Starts = [&](const Stmt *Init) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init))
+        return DS->isSingleDecl() && DS->getSingleDecl() == I &&
+               varOf(I->getInit()) == S;
+      const auto *A = dyn_cast_or_null<BinaryOperator>(Init);
+      return A && A->getOpcode() == BO_Assign && varOf(A->getLHS()) == I &&
+             varOf(A->getRHS()) == S;
+    };
+    auto StepsByOne = [&](const Expr *Inc) {
+      const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+      return UO && UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
+    };
+    // `s + k` with k not loaded.
+    auto StartPlusBound = [&](const Expr *X) {
+      const auto *Add = dyn_cast<BinaryOperator>(X->IgnoreParenImpCasts());
+      if (!Add || Add->getOpcode() != BO_Add)
+        return false;
+      const Expr *K = varOf(Add->getLHS()) == S   ? Add->getRHS()
+                      : varOf(Add->getRHS()) == S ? Add->getLHS()
+                                                  : nullptr;
+      if (!K || loadIn(K))
+        return false;
+      llvm::SmallPtrSet<const VarDecl *, 2> Tainted;
+      taintedIn(K, Tainted);
+      return Tainted.empty();
+    };
+    auto Caps = [&](const Expr *Cond) {
+      const auto *Lt =
+          Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts())
+               : nullptr;
+      if (!Lt || Lt->getOpcode() != BO_LT || varOf(Lt->getLHS()) != I)
+        return false;
+      const Expr *Hi = Lt->getRHS()->IgnoreParenImpCasts();
+      if (StartPlusBound(Hi))
+        return true;
+      const auto *Min = dyn_cast<CallExpr>(Hi);
+      if (!Min || !((callFacts(Min) & op::StdMin) || calleeName(Min) == "min"))
+        return false;
+      return llvm::any_of(Min->arguments(), StartPlusBound);
+    };
+    bool Found = false;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
+      const auto *For = dyn_cast<ForStmt>(St);
+      if (Found || !For || !For->getBody() || !containsStmt(For->getBody(), BO))
+        return;
+      Found = Starts(For->getInit()) && StepsByOne(For->getInc()) &&
+              Caps(For->getCond()) && !writesVar(For->getBody(), I) &&
+              !writesVar(For->getBody(), S);
+    });
+    return Found;
+  }
+
+  /// The tainted locals the value of \p E is computed from: not those only
+  /// in the address of a load (`a[i]` holds a value of `a`; whether `i` is
+  /// in range is a question for that access).
+  void valueTaintedIn(const Expr *E,
+                      llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+    if (!E)
+      return;
+    if (isLoad(E))
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && Taint.count(VD))
+        Out.insert(VD);
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isClamp(Call))
+      return;
+    if (boundingRemainder(E) || boundedDifference(E))
+      return;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        valueTaintedIn(CE, Out);
   }
 
   /// The tainted locals \p E reads.
@@ -449,7 +493,7 @@ private:
       for (const auto &[VD, Init] : Defs) {
         const Expr *Load = loadIn(Init);
         llvm::SmallPtrSet<const VarDecl *, 4> From;
-        taintedIn(Init, From);
+        valueTaintedIn(Init, From);
         From.erase(VD);
         if (!Load && From.empty())
           continue;
@@ -852,7 +896,9 @@ private:
       if (!Tensor)
         return false;
       IndexGuardFinder &F = TU.Guards.finder(L.Caller);
-      if (!F.valid() || F.classify(Tensor, L.Call).K != IndexOrigin::Safe)
+      if (F.valid() && F.classify(Tensor, L.Call).K == IndexOrigin::Safe)
+        continue;
+      if (!TU.Arrays.holds(Tensor, L.Call) || !kernelOnlyReads(FD, I))
         return false;
     }
     return true;
