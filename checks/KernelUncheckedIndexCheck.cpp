@@ -136,8 +136,8 @@ void KernelUncheckedIndexCheck::report(const UncheckedIndexLoad &U,
               : ", a parameter of the kernel that holds a pointer to them");
   if (U.LaunchArgument)
     diag(SM.getFileLoc(U.LaunchArgument->getBeginLoc()),
-         "the launch passes '%0' for it", DiagnosticIDs::Note)
-        << quotedText(U.LaunchArgument, Ctx);
+         "the %select{call|launch}1 passes '%0' for it", DiagnosticIDs::Note)
+        << quotedText(U.LaunchArgument, Ctx) << U.Device;
 }
 
 } // namespace clang::tidy::libtorch

@@ -455,3 +455,47 @@ __global__ void pack_segments(const float *src, const int *offsets,
     packed[s * k + (i - start)] = 2.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'packed[s * k + (i - start)]' indexes 'packed' with 'start', a value read from 'offsets'
 }
+
+// A host helper that receives a tensor's raw storage as a pointer: the
+// loop reads its indices as host code that took data_ptr() itself would.
+template <typename T>
+void gather_rows_cpu(const T *src, const int *rows, T *out, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    const int r = rows[i];
+    for (int j = 0; j < k; ++j)
+      out[i * k + j] = src[r * k + j];
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'src[r * k + j]' indexes 'src' with 'r', a value read from 'rows', and nothing bounds it in a loop over raw storage
+    // CHECK-MESSAGES: :[[@LINE-4]]:19: note: the index value is read here from 'rows'
+    // CHECK-MESSAGES: :[[@LINE+7]]:49: note: the call passes 'rows.data_ptr<int>()' for it
+  }
+}
+
+torch::Tensor gather_rows_op(const torch::Tensor &src,
+                             const torch::Tensor &rows) {
+  auto out = torch::empty({rows.numel(), src.size(1)}, src.options());
+  gather_rows_cpu<float>(src.data_ptr<float>(), rows.data_ptr<int>(),
+                         out.data_ptr<float>(), rows.numel(), src.size(1));
+  return out;
+}
+
+// The same helper shape, called with indices checked before the call.
+template <typename T>
+void gather_rows_checked_cpu(const T *src, const int *rows, T *out, int n,
+                             int k) {
+  for (int i = 0; i < n; ++i) {
+    const int r = rows[i];
+    for (int j = 0; j < k; ++j)
+      out[i * k + j] = src[r * k + j];
+  }
+}
+
+torch::Tensor gather_rows_checked_op(const torch::Tensor &src,
+                                     const torch::Tensor &rows) {
+  TORCH_CHECK(rows.min().item<int64_t>() >= 0 &&
+              rows.max().item<int64_t>() < src.size(0));
+  auto out = torch::empty({rows.numel(), src.size(1)}, src.options());
+  gather_rows_checked_cpu<float>(src.data_ptr<float>(), rows.data_ptr<int>(),
+                                 out.data_ptr<float>(), rows.numel(),
+                                 src.size(1));
+  return out;
+}

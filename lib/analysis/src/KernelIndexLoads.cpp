@@ -70,6 +70,22 @@ struct LaunchOf {
   const FunctionDecl *Caller;
 };
 
+/// A call of a host function of the user's code.
+struct CallOf {
+  const CallExpr *Call;
+  const FunctionDecl *Caller;
+};
+
+/// \p Arg is a tensor's raw storage (`t.data_ptr<int>()`, `t.data<int>()`):
+/// that tensor.
+const Expr *rawStorageTensor(const Expr *Arg) {
+  const auto *MC =
+      Arg ? dyn_cast<CXXMemberCallExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
+  if (!MC || !(callFacts(MC) & op::RawData) || !MC->getType()->isPointerType())
+    return nullptr;
+  return MC->getImplicitObjectArgument();
+}
+
 /// A kernel's pattern: a template's instantiations share one.
 const FunctionDecl *patternOf(const FunctionDecl *K) {
   if (const FunctionDecl *P = K->getTemplateInstantiationPattern())
@@ -83,6 +99,7 @@ struct Shared {
   Shared(ASTContext &Ctx)
       : Guards(Ctx, IndexGuardConfig{}), Arrays(Ctx, Guards) {}
   llvm::DenseMap<const FunctionDecl *, std::vector<LaunchOf>> Launches;
+  llvm::DenseMap<const FunctionDecl *, std::vector<CallOf>> Calls;
   IndexGuardAnalysis Guards;
   IndexArrayProof Arrays;
 
@@ -90,6 +107,12 @@ struct Shared {
     static const std::vector<LaunchOf> None;
     auto It = Launches.find(patternOf(K));
     return It == Launches.end() ? None : It->second;
+  }
+
+  const std::vector<CallOf> &callsOf(const FunctionDecl *F) const {
+    static const std::vector<CallOf> None;
+    auto It = Calls.find(patternOf(F));
+    return It == Calls.end() ? None : It->second;
   }
 };
 
@@ -145,6 +168,18 @@ private:
           Sources.insert(P);
       }
     } else if (Config.HostLoops) {
+      // A helper's pointer parameter for which a call of the file passes a
+      // tensor's raw storage (`gather(indices.data<int>(), ...)`).
+      for (const ParmVarDecl *P : FD->parameters()) {
+        if (!P->getType()->isPointerType() || !pointsToIndices(P->getType()))
+          continue;
+        const unsigned I = P->getFunctionScopeIndex();
+        for (const CallOf &C : TU.callsOf(FD))
+          if (I < C.Call->getNumArgs() && rawStorageTensor(C.Call->getArg(I))) {
+            Sources.insert(P);
+            break;
+          }
+      }
       // A lambda (the body of an AT_DISPATCH macro) reads the locals of the
       // functions around it.
       forEachStmtAround(FD, [&](const Stmt *S) {
@@ -660,6 +695,14 @@ private:
   /// The host expression a launch of this kernel passes for the source.
   const Expr *launchArgumentOf(const UncheckedIndexLoad &U) {
     const auto *Param = dyn_cast_or_null<ParmVarDecl>(U.Source);
+    if (Param && !Device) {
+      // A host helper: the call that passes a tensor's storage for it.
+      for (const CallOf &C : TU.callsOf(FD))
+        if (Param->getFunctionScopeIndex() < C.Call->getNumArgs() &&
+            rawStorageTensor(C.Call->getArg(Param->getFunctionScopeIndex())))
+          return C.Call->getArg(Param->getFunctionScopeIndex());
+      return nullptr;
+    }
     if (!Param || !FD->hasAttr<CUDAGlobalAttr>())
       return nullptr;
     for (const LaunchOf &L : TU.launchesOf(FD))
@@ -870,6 +913,8 @@ private:
   /// The host tensor a source pointer is taken from is bounded where the
   /// access is (a guard on its range, an index producer, a clamp).
   bool hostTensorBounded(const UncheckedIndexLoad &U) {
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(U.Source))
+      return callsBound(Param);
     auto It = HostTensor.find(U.Source);
     if (It == HostTensor.end())
       return false;
@@ -877,6 +922,25 @@ private:
     if (!F.valid())
       return false;
     return F.classify(It->second, U.Access).K == IndexOrigin::Safe;
+  }
+
+  /// Every call of this host function in the translation unit passes, for
+  /// \p Param, the raw storage of a tensor bounded before the call.
+  bool callsBound(const ParmVarDecl *Param) {
+    const unsigned I = Param->getFunctionScopeIndex();
+    for (const CallOf &C : TU.callsOf(FD)) {
+      const Expr *Tensor = I < C.Call->getNumArgs()
+                               ? rawStorageTensor(C.Call->getArg(I))
+                               : nullptr;
+      if (!Tensor)
+        return false;
+      IndexGuardFinder &F = TU.Guards.finder(C.Caller);
+      if (F.valid() && F.classify(Tensor, C.Call).K == IndexOrigin::Safe)
+        continue;
+      if (!TU.Arrays.holds(Tensor, C.Call))
+        return false;
+    }
+    return true;
   }
 
   /// Every launch of this kernel in the translation unit passes, for the
@@ -965,9 +1029,18 @@ findUncheckedIndexLoads(ASTContext &Ctx, const KernelIndexConfig &Config,
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     Functions.push_back(FD);
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
-      if (const auto *L = dyn_cast<CUDAKernelCallExpr>(S))
+      if (const auto *L = dyn_cast<CUDAKernelCallExpr>(S)) {
         if (const FunctionDecl *K = L->getDirectCallee())
           TU.Launches[patternOf(K)].push_back({L, FD});
+        return;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(S);
+          Call && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
+        if (const FunctionDecl *Callee = Call->getDirectCallee();
+            Callee && isUserDecl(Callee) &&
+            !Callee->hasAttr<CUDAGlobalAttr>() &&
+            !Callee->hasAttr<CUDADeviceAttr>())
+          TU.Calls[patternOf(Callee)].push_back({Call, FD});
     });
   });
   for (const FunctionDecl *FD : Functions) {

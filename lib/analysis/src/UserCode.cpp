@@ -90,6 +90,10 @@ void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit) {
     // children are only its variables' initialisers.
     llvm::SmallVector<const Stmt *, 8> Children(Cur->child_begin(),
                                                 Cur->child_end());
+    // An OpenMP region (`#pragma omp parallel for`) runs the statement it
+    // captures as part of this function; its children are the captures.
+    if (const auto *CS = dyn_cast<CapturedStmt>(Cur))
+      Children.push_back(CS->getCapturedStmt());
     for (auto It = Children.rbegin(); It != Children.rend(); ++It)
       Stack.push_back(*It);
   }
