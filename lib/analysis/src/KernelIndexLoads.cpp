@@ -3,7 +3,6 @@
 #include "torchtidy/analysis/KernelIndexLoads.h"
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
-#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
