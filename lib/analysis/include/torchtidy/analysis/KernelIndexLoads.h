@@ -17,9 +17,13 @@
 // in an enclosing block, or when every launch of the kernel in the
 // translation unit passes, for that parameter, a tensor that is bounded on
 // the host before the launch (a TORCH_CHECK on its max()/min(), a clamp, an
-// index producer: IndexGuardFinder::classify). Values computed from
-// threadIdx, blockIdx, loop counters and other parameters are not loads and
-// are never reported; nor are loads from arrays the kernel declares itself.
+// index producer: IndexGuardFinder::classify; an index array host code makes
+// in range and only permutes: IndexArrayProof). A remainder of a value that
+// cannot be negative by a bound that is not loaded, and the position `i - s`
+// within a segment capped at k elements, bound like a comparison. Values
+// computed from threadIdx, blockIdx, loop counters and other parameters are
+// not loads and are never reported; nor are loads from arrays the kernel
+// declares itself.
 //
 //===----------------------------------------------------------------------===//
 
