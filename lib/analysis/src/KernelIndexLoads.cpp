@@ -457,16 +457,27 @@ private:
         return false;
       return llvm::any_of(Min->arguments(), StartPlusBound);
     };
-    bool Found = false;
-    forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
-      const auto *For = dyn_cast<ForStmt>(St);
-      if (Found || !For || !For->getBody() || !containsStmt(For->getBody(), BO))
-        return;
-      Found = Starts(For->getInit()) && StepsByOne(For->getInc()) &&
-              Caps(For->getCond()) && !writesVar(For->getBody(), I) &&
-              !writesVar(For->getBody(), S);
-    });
-    return Found;
+    if (!ForsFound) {
+      ForsFound = true;
+      forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
+        if (const auto *For = dyn_cast<ForStmt>(St); For && For->getBody())
+          Fors.push_back(For);
+      });
+    }
+    const SourceManager &SM = Ctx.getSourceManager();
+    const SourceLocation At = SM.getFileLoc(BO->getBeginLoc());
+    for (const ForStmt *For : Fors) {
+      const SourceRange Body = For->getBody()->getSourceRange();
+      if (SM.isBeforeInTranslationUnit(At, SM.getFileLoc(Body.getBegin())) ||
+          SM.isBeforeInTranslationUnit(SM.getFileLoc(Body.getEnd()), At) ||
+          !containsStmt(For->getBody(), BO))
+        continue;
+      if (Starts(For->getInit()) && StepsByOne(For->getInc()) &&
+          Caps(For->getCond()) && !writesVar(For->getBody(), I) &&
+          !writesVar(For->getBody(), S))
+        return true;
+    }
+    return false;
   }
 
   /// The tainted locals the value of \p E is computed from: not those only
@@ -1011,6 +1022,8 @@ private:
   };
   llvm::DenseMap<const VarDecl *, TaintInfo> Taint;
   bool LoopsFound = false;
+  bool ForsFound = false;
+  std::vector<const ForStmt *> Fors;
   std::vector<SourceRange> Loops;
   std::unique_ptr<CFG> Cfg;
   CFGDomTree DomTree;
