@@ -320,21 +320,32 @@ def compare(findings, labels, projects_run, checks_run=()):
         r["true" if true else "false"] += 1
         r["benign"] += lab["verdict"] == "true-benign-here"
     stale = [lab for k, lab in by_key.items() if k not in matched]
+    # A finding of the bug's check in its file, at its line or within
+    # BUG_LINES of it (a reader names the statement, the check the
+    # expression: `x = ...;` over two lines). A finding reports one bug:
+    # two bugs of one check at one place (a launch on the default stream
+    # whose grid can also be empty) need two findings. Bugs with fewer
+    # candidates choose first, each the nearest finding left.
+    listed = [b for b in labels.get("known_bugs", []) if b["project"] in projects_run]
+    near = [[i for i, f in enumerate(findings)
+             if f["project"] == bug["project"] and f["file"] == bug["file"] and
+             f["check"] == bug["check"] and
+             abs(int(f["line"]) - int(bug["line"])) <= BUG_LINES] for bug in listed]
+    used, chosen = set(), {}
+    for b in sorted(range(len(listed)), key=lambda b: (len(near[b]), b)):
+        left = [i for i in near[b] if i not in used]
+        if left:
+            pick = min(left, key=lambda i: abs(int(findings[i]["line"]) -
+                                               int(listed[b]["line"])))
+            used.add(pick)
+            chosen[b] = pick
     bugs = []
-    for bug in labels.get("known_bugs", []):
-        if bug["project"] not in projects_run:
-            continue
+    for b, bug in enumerate(listed):
         r = row(bug["check"])
         r["bugs"] += 1
-        # A finding of the bug's check in its file, at its line or within
-        # BUG_LINES of it (a reader names the statement, the check the
-        # expression: `x = ...;` over two lines).
-        near = [f for f in findings if f["project"] == bug["project"] and
-                f["file"] == bug["file"] and f["check"] == bug["check"] and
-                abs(int(f["line"]) - int(bug["line"])) <= BUG_LINES]
-        r["bugs_reported"] += bool(near)
-        bugs.append(dict(bug, reported=bool(near),
-                         reported_at=[f["line"] for f in near]))
+        r["bugs_reported"] += b in chosen
+        bugs.append(dict(bug, reported=b in chosen,
+                         reported_at=[findings[i]["line"] for i in near[b]]))
     return table, unjudged, stale, bugs
 
 

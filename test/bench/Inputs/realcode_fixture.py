@@ -38,4 +38,10 @@ with open(os.path.join(out, "labels.json"), "w") as f:
          "check": "libtorch-unregistered-submodule", "verdict": "true", "reason": "smoke"}],
         "known_bugs": [
         {"project": "tiny", "file": "src/model.cpp", "line": 64,
-         "check": "libtorch-unchecked-index", "description": "smoke"}]}, f)
+         "check": "libtorch-unchecked-index", "description": "smoke"},
+        # Two more at the same place: the two findings there report two of
+        # the three, not all three.
+        {"project": "tiny", "file": "src/model.cpp", "line": 64,
+         "check": "libtorch-unchecked-index", "description": "second hazard"},
+        {"project": "tiny", "file": "src/model.cpp", "line": 65,
+         "check": "libtorch-unchecked-index", "description": "third hazard"}]}, f)
