@@ -14,4 +14,4 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DTORCHTIDY_LLVM_VERSION=22 \
   -DTORCHTIDY_BUILD_RUNTIME=OFF -DTORCHTIDY_INTEGRATION=OFF \
   -DTORCHTIDY_BUILD_CLANGD=OFF
 cmake --build "$BUILD_DIR" -j "$(nproc)"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -R 'lit.checks|lit.tools|unit' "$@"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${CTEST_JOBS:-$(nproc)}" -R 'lit.checks|lit.tools|unit' "$@"

@@ -25,7 +25,7 @@ if [ "${LIBTORCH2:-1}" != 0 ]; then
   export CMAKE_ARGS="${CMAKE_ARGS:-} -DTORCHTIDY_LIBTORCH2_PREFIX=$libtorch2"
 fi
 tools/build.sh
-ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure "$@"
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${CTEST_JOBS:-$(nproc)}" "$@"
 if [ $# -eq 0 ] && [ "${SANITIZE:-1}" != 0 ]; then
   BUILD_DIR=build-asan tools/sanitize.sh
 fi
