@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -195,28 +196,6 @@ bool writesVar(const Stmt *Body, const VarDecl *V) {
 }
 
 namespace {
-
-/// \p E without the temporaries, copies and moves around its value (not
-/// through calls: peelValue also takes the input of a view for its value).
-const Expr *peelTemporaries(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
-      Next = EWC->getSubExpr();
-    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = BTE->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      Next = CE->getArg(0);
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
 
 /// A function of Thrust's namespace named \p Name.
 bool isThrust(const CallExpr *Call, llvm::ArrayRef<StringRef> Names) {

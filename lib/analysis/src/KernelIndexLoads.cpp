@@ -385,13 +385,19 @@ private:
     if (!E)
       return;
     Visit(E);
-    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isClamp(Call))
-      return;
-    if (boundingRemainder(E) || boundedDifference(E))
+    if (boundsItsValue(E))
       return;
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
         walk(CE, Visit);
+  }
+
+  /// \p E keeps its value in a range whatever its operands hold: a clamp, a
+  /// bounding remainder, a capped segment position.
+  bool boundsItsValue(const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(E);
+    return (Call && isClamp(Call)) || boundingRemainder(E) ||
+           boundedDifference(E);
   }
 
   /// `v % n` with `v` never negative and `n` not itself loaded: a value in
@@ -493,9 +499,7 @@ private:
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
           VD && Taint.count(VD))
         Out.insert(VD);
-    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isClamp(Call))
-      return;
-    if (boundingRemainder(E) || boundedDifference(E))
+    if (boundsItsValue(E))
       return;
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))

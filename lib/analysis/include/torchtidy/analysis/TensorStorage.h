@@ -27,6 +27,10 @@ namespace torchtidy {
 /// temporaries and their cleanups, copies and moves of a tensor, std::move.
 const clang::Expr *peelValue(const clang::Expr *E);
 
+/// \p E without the parentheses, implicit casts, temporaries, copies and
+/// moves around it, but not through calls: `t.flatten()` stays itself.
+const clang::Expr *peelTemporaries(const clang::Expr *E);
+
 /// One step from a tensor-valued expression towards the storage it reads.
 struct StorageStep {
   enum Kind {
