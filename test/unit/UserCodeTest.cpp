@@ -118,4 +118,38 @@ TEST(UserCode, OwnStatementsStopAtNestedFunctions) {
                                              "useTmpl()::Local::method"}));
 }
 
+TEST(UserCode, StatementsInEnterLambdasNotLocalClasses) {
+  auto AST = build();
+  std::vector<std::string> Calls;
+  forEachUserFunction(AST->getASTContext(), [&](const FunctionDecl *FD) {
+    if (nameOf(FD) != "useTmpl")
+      return;
+    forEachStmtIn(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          Calls.push_back(nameOf(Callee));
+    });
+  });
+  // The lambda's body (plain) is entered; the local class's method is not.
+  std::sort(Calls.begin(), Calls.end());
+  EXPECT_EQ(Calls, (std::vector<std::string>{"<lambda>", "plain", "tmpl<inst>",
+                                             "useTmpl()::Local::method"}));
+}
+
+TEST(UserCode, StatementsInReachDeepExpressions) {
+  // A sum of 200 terms nests 200 binary operators: every leaf is visited.
+  std::string Code = "int f(int x) { return x";
+  for (int I = 0; I < 200; ++I)
+    Code += " + x";
+  Code += "; }";
+  auto AST = tooling::buildASTFromCodeWithArgs(Code, {"-std=c++17"});
+  ASSERT_TRUE(AST);
+  unsigned Refs = 0;
+  forEachUserFunction(AST->getASTContext(), [&](const FunctionDecl *FD) {
+    forEachStmtIn(FD->getBody(),
+                  [&](const Stmt *S) { Refs += isa<DeclRefExpr>(S); });
+  });
+  EXPECT_EQ(Refs, 201u);
+}
+
 } // namespace

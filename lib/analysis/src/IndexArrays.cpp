@@ -157,16 +157,6 @@ bool nonNegative(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   return false;
 }
 
-/// Visits \p S and everything under it, lambda bodies included.
-void forEachStmtIn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit,
-                   unsigned Depth) {
-  if (!S || Depth > limits::SearchDepth)
-    return;
-  Visit(S);
-  for (const Stmt *Child : S->children())
-    forEachStmtIn(Child, Visit, Depth + 1);
-}
-
 /// \p Root is or holds \p Target.
 bool containsStmt(const Stmt *Root, const Stmt *Target) {
   bool Found = false;
@@ -219,21 +209,14 @@ const StringRef PermutingSorts[] = {"sort", "stable_sort", "sort_by_key",
 /// `p + n`, `device_ptr<T>(t.data_ptr<T>())` -> p / t.
 const DeclRefExpr *storageRef(const Expr *E) {
   for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
-    E = E->IgnoreParenImpCasts();
+    E = peelTemporaries(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return DRE;
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
       E = FC->getSubExpr();
       continue;
     }
-    if (const auto *Tmp = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = Tmp->getSubExpr();
-      continue;
-    }
-    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = Bind->getSubExpr();
-      continue;
-    }
+    // A wrapper made from it (`thrust::device_ptr<T>(p)`).
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       if (CE->getNumArgs() != 1)
         return nullptr;

@@ -946,15 +946,22 @@ private:
       const Expr *Tensor = I < C.Call->getNumArgs()
                                ? rawStorageTensor(C.Call->getArg(I))
                                : nullptr;
-      if (!Tensor)
-        return false;
-      IndexGuardFinder &F = TU.Guards.finder(C.Caller);
-      if (F.valid() && F.classify(Tensor, C.Call).K == IndexOrigin::Safe)
-        continue;
-      if (!TU.Arrays.holds(Tensor, C.Call))
+      if (!Tensor || !boundedAt(Tensor, C.Caller, C.Call, /*Intact=*/true))
         return false;
     }
     return true;
+  }
+
+  /// \p Tensor, passed by \p Call of \p Caller, is bounded there: guarded
+  /// or produced in range (IndexGuardFinder::classify), or an index array
+  /// host code made in range (IndexArrayProof) that the callee keeps
+  /// \p Intact (a kernel that does not write through its parameter).
+  bool boundedAt(const Expr *Tensor, const FunctionDecl *Caller,
+                 const Stmt *Call, bool Intact) {
+    IndexGuardFinder &F = TU.Guards.finder(Caller);
+    if (F.valid() && F.classify(Tensor, Call).K == IndexOrigin::Safe)
+      return true;
+    return Intact && TU.Arrays.holds(Tensor, Call);
   }
 
   /// Every launch of this kernel in the translation unit passes, for the
@@ -967,16 +974,14 @@ private:
     if (Launches.empty())
       return false;
     const unsigned I = Param->getFunctionScopeIndex();
+    // An array made in range stays so only if this kernel does not write
+    // through the parameter it reads it from.
+    const bool Intact = kernelOnlyReads(FD, I);
     for (const LaunchOf &L : Launches) {
       if (I >= L.Call->getNumArgs())
         return false;
       const Expr *Tensor = tensorOfArgument(L.Call->getArg(I));
-      if (!Tensor)
-        return false;
-      IndexGuardFinder &F = TU.Guards.finder(L.Caller);
-      if (F.valid() && F.classify(Tensor, L.Call).K == IndexOrigin::Safe)
-        continue;
-      if (!TU.Arrays.holds(Tensor, L.Call) || !kernelOnlyReads(FD, I))
+      if (!Tensor || !boundedAt(Tensor, L.Caller, L.Call, Intact))
         return false;
     }
     return true;

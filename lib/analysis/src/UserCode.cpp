@@ -70,8 +70,10 @@ private:
   llvm::DenseSet<const FunctionDecl *> Seen;
 };
 
-/// Pre-order over a body, stopping at nested functions.
-void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit) {
+/// Pre-order over a body, stopping at nested functions, or, with
+/// \p EnterLambdas, entering lambda bodies.
+void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit,
+             bool EnterLambdas = false) {
   // An explicit stack: deep expressions must not overflow the C++ stack.
   llvm::SmallVector<const Stmt *, 32> Stack{S};
   while (!Stack.empty()) {
@@ -81,7 +83,7 @@ void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit) {
     Visit(Cur);
     // The lambda's body is its own function; its captures' initialisers
     // are evaluated here.
-    if (const auto *L = dyn_cast<LambdaExpr>(Cur)) {
+    if (const auto *L = dyn_cast<LambdaExpr>(Cur); L && !EnterLambdas) {
       for (const Expr *Init : L->capture_inits())
         Stack.push_back(Init);
       continue;
@@ -110,6 +112,11 @@ void forEachUserFunction(ASTContext &Ctx,
 void forEachOwnStmt(const Stmt *Body,
                     llvm::function_ref<void(const Stmt *)> Visit) {
   walkOwn(Body, Visit);
+}
+
+void forEachStmtIn(const Stmt *Body,
+                   llvm::function_ref<void(const Stmt *)> Visit) {
+  walkOwn(Body, Visit, /*EnterLambdas=*/true);
 }
 
 bool exits(const Stmt *S, unsigned Depth) {

@@ -12,7 +12,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -39,11 +38,6 @@ bool readsAddress(llvm::StringRef Name);
 /// user's code whose every return value is such a value.
 bool nonNegative(const clang::Expr *E, const clang::ASTContext &Ctx,
                  unsigned Depth = 0);
-
-/// Visits \p S and everything under it, lambda bodies included.
-void forEachStmtIn(const clang::Stmt *S,
-                   llvm::function_ref<void(const clang::Stmt *)> Visit,
-                   unsigned Depth = 0);
 
 /// \p Root is or holds \p Target.
 bool containsStmt(const clang::Stmt *Root, const clang::Stmt *Target);

@@ -46,6 +46,12 @@ void forEachUserFunction(
 void forEachOwnStmt(const clang::Stmt *Body,
                     llvm::function_ref<void(const clang::Stmt *)> Visit);
 
+/// The same, entering lambda bodies too: everything a function's code can
+/// do to its locals, also from a lambda that captures them (an AT_DISPATCH
+/// body).
+void forEachStmtIn(const clang::Stmt *Body,
+                   llvm::function_ref<void(const clang::Stmt *)> Visit);
+
 /// \p S cannot fall through to what follows it: a return, a throw, a call
 /// of a [[noreturn]] function, break or continue, or a block or
 /// `do { } while (0)` holding one.
