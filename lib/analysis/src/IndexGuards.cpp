@@ -449,6 +449,8 @@ struct IndexGuardFinder::Impl {
   /// Definitions of each local: its initialiser and assigned values.
   llvm::DenseMap<const ValueDecl *, std::vector<std::pair<const Expr *, Point>>>
       Definitions;
+  /// Where each of those values is defined.
+  llvm::DenseMap<const Stmt *, Point> DefinedAt;
   bool EventsBuilt = false;
   /// Variables being classified (a variable defined from itself).
   llvm::SmallPtrSet<const ValueDecl *, 8> Classifying;
@@ -489,11 +491,12 @@ struct IndexGuardFinder::Impl {
   /// Where the definition whose value is \p Value happens (a variable's
   /// initializer is not itself a CFG element), after buildEvents().
   Point definitionPoint(const Stmt *Value) const {
-    for (const auto &[D, List] : Definitions)
-      for (const auto &[V, At] : List)
-        if (V == Value)
-          return At;
-    return {};
+    return DefinedAt.lookup(Value);
+  }
+
+  void define(const ValueDecl *D, const Expr *Value, Point At) {
+    Definitions[D].push_back({Value, At});
+    DefinedAt.try_emplace(Value, At);
   }
 
   void addEvent(const CFGBlock *B, Event E) { Events[B].push_back(E); }
@@ -578,7 +581,7 @@ struct IndexGuardFinder::Impl {
             const auto *Ctor =
                 dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
             if (!(Ctor && Ctor->getNumArgs() == 0))
-              Definitions[VD].push_back({Init, Point{B, Index}});
+              define(VD, Init, Point{B, Index});
           }
           if (const auto *DD = dyn_cast<DecompositionDecl>(VD))
             for (const BindingDecl *BD : DD->bindings())
@@ -590,7 +593,7 @@ struct IndexGuardFinder::Impl {
       if (auto V = directVariable(LHS)) {
         addEvent(B, {Event::Write, *V, Index, S, Plain ? RHS : nullptr});
         if (Plain && !V->Field)
-          Definitions[V->Base].push_back({RHS, Point{B, Index}});
+          define(V->Base, RHS, Point{B, Index});
       }
     };
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
