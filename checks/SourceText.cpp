@@ -83,8 +83,42 @@ CharSourceRange writtenRange(const Expr *E, const ASTContext &Ctx) {
   return fileRange(E, Ctx);
 }
 
+/// The text of \p E where it is spelled, when the whole expression is
+/// spelled in one macro's definition (`y.data<scalar_t>()` in the body of
+/// a macro that launches a kernel), without the line continuations.
+static std::string spelledInMacro(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+  if (!B.isMacroID() || !End.isMacroID())
+    return "";
+  B = SM.getSpellingLoc(B);
+  End = SM.getSpellingLoc(End);
+  if (SM.getFileID(B) != SM.getFileID(End) ||
+      SM.getFileOffset(End) < SM.getFileOffset(B))
+    return "";
+  CharSourceRange Range = CharSourceRange::getTokenRange(B, End);
+  llvm::StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+  std::string Out;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\\' && I + 1 < Text.size() && Text[I + 1] == '\n') {
+      Out += ' ';
+      ++I;
+      continue;
+    }
+    Out += Text[I];
+  }
+  return Out;
+}
+
 std::string quotedText(const Expr *E, const ASTContext &Ctx) {
   return withoutComments(fileText(E, Ctx));
+}
+
+std::string quotedOrSpelledText(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return "";
+  std::string Text = quotedText(E, Ctx);
+  return Text.empty() ? withoutComments(spelledInMacro(E, Ctx)) : Text;
 }
 
 bool needsParensForMember(const Expr *E) {

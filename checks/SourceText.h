@@ -32,6 +32,11 @@ CharSourceRange writtenRange(const Expr *E, const ASTContext &Ctx);
 /// runs made single spaces; "" when it has no file range (a macro body).
 std::string quotedText(const Expr *E, const ASTContext &Ctx);
 
+/// quotedText(\p E), or, when all of \p E is spelled in one macro's
+/// definition, its text there (without line continuations): for messages
+/// about code a macro writes.
+std::string quotedOrSpelledText(const Expr *E, const ASTContext &Ctx);
+
 /// \p Text with comments removed and whitespace runs made single spaces
 /// (string and character literals kept as they are).
 std::string withoutComments(llvm::StringRef Text);

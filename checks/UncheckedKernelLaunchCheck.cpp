@@ -345,8 +345,8 @@ void UncheckedKernelLaunchCheck::reportArgument(
   // One diagnostic per view and property.
   if (!Reported.insert({Loc.getRawEncoding(), 2u + I.P}).second)
     return;
-  const std::string View = quotedText(I.RawView, *Context);
-  const std::string Tensor = quotedText(I.Tensor, *Context);
+  const std::string View = quotedOrSpelledText(I.RawView, *Context);
+  const std::string Tensor = quotedOrSpelledText(I.Tensor, *Context);
   std::string Target;
   if (I.Launcher)
     Target = "'" + I.Launcher->getNameAsString() +
@@ -387,7 +387,16 @@ void UncheckedKernelLaunchCheck::reportArgument(
           << View << Tensor << Target;
     break;
   case torchtidy::KernelArgIssue::WrongDtype:
-    if (!I.Evidence)
+    if (I.DispatchOn)
+      diag(Loc, "'%0' %select{asks for|reads the storage of '%1' as}4 "
+                "elements of the type that the dispatch on '%2' picks, but "
+                "'%1' holds %3 values: whenever '%2' is not %3 it "
+                "%select{throws 'expected scalar type' before the "
+                "launch|passes the kernel bytes of another type}4; make '%1' "
+                "with the options of '%2', or check that '%2' is %3")
+          << View << Tensor << quotedOrSpelledText(I.DispatchOn, *Context)
+          << I.Detail << (I.TypedView ? 0 : 1);
+    else if (!I.Evidence)
       diag(Loc, "'%0' reinterprets the storage of '%1' as '%2' for %3, and "
                 "nothing before proves that '%1' holds that type: check its "
                 "scalar_type() or use data_ptr<%2>(), which does")

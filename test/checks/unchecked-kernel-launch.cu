@@ -295,3 +295,60 @@ void dispatched_dtype(torch::Tensor x, cudaStream_t stream) {
   });
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
+
+// A view typed with the dispatch's scalar_t over a tensor whose dtype is
+// fixed: each copy of the lambda for another dtype throws before the launch,
+// and the dispatched tensor's dtype is not restricted.
+void dispatch_over_fixed_dtype(torch::Tensor x, cudaStream_t stream) {
+  auto y = torch::zeros({8}, x.options().dtype(torch::kFloat));
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'y.data_ptr<scalar_t>()' asks for elements of the type that the dispatch on 'x' picks, but 'y' holds Float values: whenever 'x' is not Float it throws 'expected scalar type' before the launch; make 'y' with the options of 'x', or check that 'x' is Float [libtorch-unchecked-kernel-launch]
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // The dispatch macro of the older form switches on the dtype directly.
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(static_cast<scalar_t *>(y.data_ptr()), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:62: warning: 'y.data_ptr()' reads the storage of 'y' as elements of the type that the dispatch on 'x' picks, but 'y' holds Float values: whenever 'x' is not Float it passes the kernel bytes of another type{{.*}}
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // A dispatched tensor of a known dtype runs only its own copy.
+  auto d = x.to(torch::kDouble);
+  AT_DISPATCH_ALL_TYPES(d.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'y.data_ptr<scalar_t>()' asks for elements of the type that the dispatch on 'd' picks, but 'y' holds Float values{{.*}}
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// Launched from a macro of the program: the message quotes the macro's text.
+#define FILL_Y(n) fill_kernel<<<1, n, 0, stream>>>(y.data_ptr<scalar_t>(), n)
+void dispatch_in_macro(torch::Tensor x, cudaStream_t stream) {
+  auto y = torch::zeros({8}, x.options().dtype(torch::kFloat));
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "fill", [&] { FILL_Y(8); });
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: 'y.data_ptr<scalar_t>()' asks for elements of the type that the dispatch on 'x' picks, but 'y' holds Float values{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+#undef FILL_Y
+
+void dispatch_over_matching_dtype(torch::Tensor x, cudaStream_t stream) {
+  // Made with the dispatched tensor's options: its dtype by construction.
+  auto same = torch::zeros({8}, x.options());
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(same.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // The dispatched tensor converted to the fixed dtype runs that copy only.
+  auto y = torch::zeros({8}, x.options().dtype(torch::kFloat));
+  auto f = x.to(torch::kFloat);
+  AT_DISPATCH_ALL_TYPES(f.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // A checked dtype restricts the dispatch the same way.
+  TORCH_CHECK(x.scalar_type() == torch::kFloat, "float only");
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "fill", [&] {
+    fill_kernel<<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}

@@ -48,6 +48,32 @@ void to_host(torch::Tensor x) {
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
+// A view with the dispatch's scalar_t over a tensor of a fixed dtype, given
+// by the legacy type object or by the real options setter (which takes an
+// optional dtype): every copy of the lambda for another dtype throws.
+void fixed_dtype_in_dispatch(torch::Tensor x) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  at::Tensor y = at::zeros({8}, torch::CUDA(at::kFloat));
+  auto z = torch::zeros({8}, x.options().dtype(torch::kFloat));
+  auto same = torch::zeros({8}, x.options());
+  auto stream = at::cuda::getCurrentCUDAStream();
+  AT_DISPATCH_ALL_TYPES(x.scalar_type(), "fill", [&] {
+    scale_kernel<scalar_t><<<1, 8, 0, stream>>>(y.data<scalar_t>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: 'y.data<scalar_t>()' asks for elements of the type that the dispatch on 'x' picks, but 'y' holds Float values: whenever 'x' is not Float it throws 'expected scalar type' before the launch{{.*}}
+    scale_kernel<scalar_t><<<1, 8, 0, stream>>>(z.data_ptr<scalar_t>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: 'z.data_ptr<scalar_t>()' asks for elements of the type that the dispatch on 'x' picks, but 'z' holds Float values{{.*}}
+    scale_kernel<scalar_t><<<1, 8, 0, stream>>>(same.data_ptr<scalar_t>(), 8);
+    scale_kernel<scalar_t><<<1, 8, 0, stream>>>(x.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  // Checked to be float: only the float copy runs.
+  TORCH_CHECK(x.scalar_type() == at::kFloat);
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "fill", [&] {
+    scale_kernel<scalar_t><<<1, 8, 0, stream>>>(y.data_ptr<scalar_t>(), 8);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 // Checked with the real macros and the shim's twins: silent in both builds.
 void checked(torch::Tensor x) {
   TORCHTIDY_CHECK_KERNEL_ARG(x, torch::kFloat);

@@ -73,6 +73,12 @@ bool isTypeMeta(QualType T) {
   return RD && hasQualifiedName(RD, "TypeMeta", {"caffe2"});
 }
 
+/// at::DeprecatedTypeProperties, what the legacy Tensor::type() returns.
+bool isDeprecatedTypeProperties(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && hasQualifiedName(RD, "DeprecatedTypeProperties", {"at"});
+}
+
 /// `cudaStream_t`: a pointer to `struct CUstream_st`.
 bool isCudaStreamType(QualType T) {
   T = T.getCanonicalType();
@@ -767,11 +773,25 @@ struct KernelLaunchAnalysis::Impl {
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call)
       return "";
-    const uint64_t Facts = callFacts(Call);
-    // options.dtype(k), torch::dtype(k): the outermost setter wins.
-    if (Facts & (op::OptionsNonDevice | op::OptionsDevice)) {
+    // The legacy type objects: at::CUDA(kFloat) names its dtype, and
+    // converts to options that keep it.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()) && Obj &&
+          isDeprecatedTypeProperties(Obj->getType()))
+        return dtypeOf(Obj, Depth + 1);
+    } else if (isDeprecatedTypeProperties(Call->getType())) {
       for (const Expr *A : Call->arguments())
         if (std::string D = scalarTypeName(peel(A), Ctx); !D.empty())
+          return D;
+      return "";
+    }
+    const uint64_t Facts = callFacts(Call);
+    // options.dtype(k), torch::dtype(k): the outermost setter wins. The
+    // setter of the real headers takes an optional<ScalarType>.
+    if (Facts & (op::OptionsNonDevice | op::OptionsDevice)) {
+      for (const Expr *A : Call->arguments())
+        if (std::string D = dtypeOf(A, Depth + 1); !D.empty())
           return D;
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
         return dtypeOf(MC->getImplicitObjectArgument(), Depth + 1);
@@ -1624,6 +1644,96 @@ struct KernelLaunchAnalysis::Impl {
 
   //===--- Arguments ------------------------------------------------------===//
 
+  /// The tensor whose dtype the dispatch macro that declares \p Element
+  /// (its scalar_t) switches on: `x` of AT_DISPATCH_...(x.scalar_type(),
+  /// ...) or of the legacy x.type(), else null. The macro declares
+  /// scalar_t in a case of the switch in its own lambda; the switch's value
+  /// is followed through that lambda's locals (`the_type`, `_st`) and
+  /// one-argument conversions to the tensor whose dtype it reads.
+  const Expr *dispatchedTensor(QualType Element) const {
+    const auto *TT = Element->getAs<TypedefType>();
+    if (!TT)
+      return nullptr;
+    const TypedefNameDecl *Alias = TT->getDecl();
+    const auto *Fn = dyn_cast<FunctionDecl>(Alias->getDeclContext());
+    if (!Fn || !Fn->getBody())
+      return nullptr;
+    const SwitchStmt *Switch = nullptr;
+    forEachOwnStmt(Fn->getBody(), [&](const Stmt *S) {
+      const auto *Sw = dyn_cast<SwitchStmt>(S);
+      if (Switch || !Sw || !Sw->getBody())
+        return;
+      forEachOwnStmt(Sw->getBody(), [&](const Stmt *Inner) {
+        if (const auto *DS = dyn_cast<DeclStmt>(Inner))
+          for (const Decl *D : DS->decls())
+            if (D == Alias)
+              Switch = Sw;
+      });
+    });
+    if (!Switch)
+      return nullptr;
+    const Expr *E = Switch->getCond();
+    for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
+      E = peel(E);
+      if (const CXXMemberCallExpr *MC = tensorMethodCall(E)) {
+        QualType T = MC->getType();
+        if (isC10Enum(T, "ScalarType") || isTypeMeta(T) ||
+            isDeprecatedTypeProperties(T))
+          return MC->getImplicitObjectArgument();
+        return nullptr;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        if (!VD || VD->getDeclContext() != Fn || !VD->getInit())
+          return nullptr;
+        E = VD->getInit();
+        continue;
+      }
+      const auto *Call = dyn_cast<CallExpr>(E);
+      if (!Call || isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() != 1)
+        return nullptr;
+      E = Call->getArg(0);
+    }
+    return nullptr;
+  }
+
+  /// A view typed with a dispatch macro's scalar_t over a tensor of a known
+  /// dtype. The macro copies its lambda once per dtype it admits; in the
+  /// copy whose scalar_t is not that dtype, the view throws (or, untyped,
+  /// reinterprets the bytes) whenever the copy runs: whenever the
+  /// dispatched tensor can have the copy's dtype (nothing checks its dtype,
+  /// and no known dtype rules the copy out). The dispatched tensor itself,
+  /// or one made with its options, matches by construction.
+  void checkDispatchedView(const RawView &View, const TensorFacts &F,
+                           const KernelArgIssue &Base, const CallExpr *Sink,
+                           const FunctionDecl *FD,
+                           std::vector<KernelArgIssue> &Out) {
+    if (F.Dtype.empty())
+      return;
+    std::optional<bool> Match = elementMatches(View.Element, F.Dtype, Ctx);
+    if (!Match || *Match)
+      return;
+    const Expr *On = dispatchedTensor(View.Element);
+    if (!On)
+      return;
+    TensorFacts Dispatched = resolve(On, Sink, FD);
+    if (Dispatched.DtypeChecked)
+      return;
+    if (!Dispatched.Dtype.empty()) {
+      std::optional<bool> Runs =
+          elementMatches(View.Element, Dispatched.Dtype, Ctx);
+      if (!Runs || !*Runs)
+        return;
+    }
+    KernelArgIssue I = Base;
+    I.P = KernelArgIssue::WrongDtype;
+    I.At = F.DtypeAt;
+    I.Var = F.DtypeVar;
+    I.Detail = F.Dtype;
+    I.DispatchOn = On;
+    Out.push_back(std::move(I));
+  }
+
   void checkArgument(const Expr *Arg, const CallExpr *Sink,
                      const FunctionDecl *FD, const FunctionDecl *Launcher,
                      const Expr *LauncherLaunch,
@@ -1659,9 +1769,12 @@ struct KernelLaunchAnalysis::Impl {
         (F.Contig.K == PropState::Against ||
          (F.Contig.K == PropState::Unknown && Config.ReportUnprovenArguments)))
       Emit(KernelArgIssue::NotContiguous, F.Contig);
-    if (View->Element.isNull() || View->Element->isVoidType() ||
-        isDispatchType(View->Element, SM) || F.DtypeChecked)
+    if (View->Element.isNull() || View->Element->isVoidType() || F.DtypeChecked)
       return;
+    if (isDispatchType(View->Element, SM)) {
+      checkDispatchedView(*View, F, Base, Sink, FD, Out);
+      return;
+    }
     if (!F.Dtype.empty()) {
       std::optional<bool> Match = elementMatches(View->Element, F.Dtype, Ctx);
       if (Match && !*Match) {

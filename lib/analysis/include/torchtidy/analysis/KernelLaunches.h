@@ -123,6 +123,10 @@ struct KernelArgIssue {
   /// WrongDtype: the view is data_ptr<T>()/data<T>()/an accessor, which
   /// throws on a dtype mismatch, rather than a cast of data_ptr().
   bool TypedView = false;
+  /// WrongDtype of a view typed with a dispatch macro's scalar_t: the
+  /// tensor the dispatch switches on (the view is wrong whenever that
+  /// tensor's dtype is not Detail).
+  const clang::Expr *DispatchOn = nullptr;
 };
 
 struct KernelLaunchConfig {

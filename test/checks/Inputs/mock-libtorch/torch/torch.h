@@ -216,6 +216,32 @@ struct CUDAStreamGuard {
     }                                                                          \
   }()
 
+// The form of the real ATen/Dispatch.h: the type goes through locals of the
+// macro's lambda and ::detail::scalar_type before the switch.
+namespace detail {
+inline ::c10::ScalarType scalar_type(::c10::ScalarType s) { return s; }
+} // namespace detail
+#define AT_PRIVATE_CASE_TYPE(enum_type, type, ...)                             \
+  case ::c10::ScalarType::enum_type: {                                         \
+    using scalar_t = type;                                                     \
+    return __VA_ARGS__();                                                      \
+  }
+#define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...)                                 \
+  [&] {                                                                        \
+    const auto &the_type = TYPE;                                               \
+    ::c10::ScalarType _st = ::detail::scalar_type(the_type);                   \
+    switch (_st) {                                                             \
+      AT_PRIVATE_CASE_TYPE(Byte, unsigned char, __VA_ARGS__)                   \
+      AT_PRIVATE_CASE_TYPE(Char, signed char, __VA_ARGS__)                     \
+      AT_PRIVATE_CASE_TYPE(Int, int, __VA_ARGS__)                              \
+      AT_PRIVATE_CASE_TYPE(Long, long, __VA_ARGS__)                            \
+      AT_PRIVATE_CASE_TYPE(Float, float, __VA_ARGS__)                          \
+      AT_PRIVATE_CASE_TYPE(Double, double, __VA_ARGS__)                        \
+    default:                                                                   \
+      ::c10::detail::torchCheckFail(__func__, __FILE__, __LINE__, NAME);       \
+    }                                                                          \
+  }()
+
 namespace at {
 namespace cuda {
 // c10/macros/Macros.h: `using namespace c10::cuda;`.
