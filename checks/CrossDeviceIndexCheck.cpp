@@ -2,6 +2,7 @@
 
 #include "CrossDeviceIndexCheck.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -63,12 +64,9 @@ void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
 
 /// \p E without implicit nodes and the copies LibTorch's signatures make.
 static const Expr *written(const Expr *E) {
-  E = E->IgnoreImplicit();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-    if (CE->getNumArgs() == 1 &&
-        CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0)->IgnoreImplicit();
-  return E;
+  return torchtidy::peel::peel(
+      E, torchtidy::peel::ImplicitCasts | torchtidy::peel::FullExprs |
+             torchtidy::peel::Temporaries | torchtidy::peel::CopiesAndMoves);
 }
 
 /// `idx`, `this->idx`, `(idx)`: spelled as a name the user can recognise.

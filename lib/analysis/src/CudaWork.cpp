@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -61,20 +62,7 @@ DataHook getDataHook(const CXXMethodDecl *MD) {
 /// Looks through what the compiler adds and what only converts: parens,
 /// implicit and explicit casts, temporaries and cleanups.
 static const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(E))
-      E = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *CE = dyn_cast<CastExpr>(E))
-      E = CE->getSubExpr();
-    else
-      break;
-  }
-  return E;
+  return peel::peel(E, peel::Converted);
 }
 
 static const CXXRecordDecl *recordOf(QualType T) {

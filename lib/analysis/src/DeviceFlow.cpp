@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/DeviceFlow.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -162,22 +163,8 @@ ValueKind kindOf(QualType T) {
 }
 
 const Expr *strip(const Expr *E) {
-  for (unsigned Guard = 0; E && Guard < limits::PeeledWrappers; ++Guard) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
-      if (!FC->getConversionFunction() ||
-          isa<CXXConstructorDecl>(FC->getConversionFunction()))
-        Next = FC->getSubExpr();
-    // Copies and moves of the same kind of value.
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(Next))
-      if (CE->getNumArgs() == 1 && CE->getConstructor() &&
-          CE->getConstructor()->isCopyOrMoveConstructor())
-        Next = CE->getArg(0);
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
+  return peel::peel(E, peel::Compiler | peel::ConstructingCasts |
+                           peel::CopiesAndMoves);
 }
 
 /// The variable, parameter or member of `this` that \p E names, if it is a

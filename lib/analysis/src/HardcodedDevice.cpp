@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/HardcodedDevice.h"
 #include "torchtidy/analysis/DeviceFlow.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -39,28 +40,9 @@ bool isDeviceRecord(QualType T) {
 /// temporaries, cleanups, copies, and implicit converting constructions
 /// (`kCUDA` passed as TensorOptions). A construction the user wrote
 /// (`torch::Device(torch::kCUDA)`, a member initialiser) stays.
-const Expr *peel(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(Next))
-      Next = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = BT->getSubExpr();
-    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(Next))
-      Next = IC->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
-             CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() >= 1 &&
-             CE->getConstructor() &&
-             (CE->getConstructor()->isCopyOrMoveConstructor() ||
-              CE->getParenOrBraceRange().isInvalid()))
-      Next = CE->getArg(0);
-    if (Next == E)
-      break;
-    E = Next;
-  }
-  return E;
+const Expr *unwrap(const Expr *E) {
+  return peel::peel(E, peel::Compiler | peel::CopiesAndMoves |
+                           peel::UnwrittenConstructions);
 }
 
 /// The construction under a functional cast (`torch::Device(kCUDA, 0)` is a
@@ -75,13 +57,13 @@ const CXXConstructExpr *writtenConstruction(const Expr *E) {
 /// TensorOptions chains and constructions down to the Device or DeviceType
 /// expression (or the variable) that names the device.
 const Expr *deviceSpelling(const Expr *E) {
-  E = peel(E);
+  E = unwrap(E);
   for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
     if (!isOptionsType(E->getType()))
       return E;
     if (const CXXConstructExpr *CE = writtenConstruction(E)) {
       if (CE->getNumArgs() >= 1 && isDeviceValued(CE->getArg(0)->getType())) {
-        E = peel(CE->getArg(0));
+        E = unwrap(CE->getArg(0));
         continue;
       }
       return E;
@@ -92,14 +74,14 @@ const Expr *deviceSpelling(const Expr *E) {
     const uint64_t Facts = callFacts(Call);
     if ((Facts & op::OptionsDevice) && Call->getNumArgs() >= 1) {
       // `.device(d)` of options, or the free `torch::device(d)`.
-      E = peel(Call->getArg(0));
+      E = unwrap(Call->getArg(0));
       continue;
     }
     const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
     if (MC && (Facts & op::OptionsNonDevice) &&
         formOf(MC->getMethodDecl()) == op::Options) {
       // `.dtype(t)`: the device is the one of the options it is called on.
-      E = peel(MC->getImplicitObjectArgument());
+      E = unwrap(MC->getImplicitObjectArgument());
       continue;
     }
     return E;
@@ -183,7 +165,7 @@ FixedDevice classifyMember(const FieldDecl *F, unsigned Depth) {
   FixedDevice R;
   R.K = FixedDevice::Member;
   R.Holder = F;
-  R.SetAt = peel(Writes.front());
+  R.SetAt = unwrap(Writes.front());
   R.WhenAvailable = First.WhenAvailable;
   return R;
 }
@@ -202,7 +184,7 @@ FixedDevice classifyGlobal(const VarDecl *V) {
   FixedDevice R;
   R.K = FixedDevice::Global;
   R.Holder = V;
-  R.SetAt = C == DeviceClass::CUDA ? peel(Init) : nullptr;
+  R.SetAt = C == DeviceClass::CUDA ? unwrap(Init) : nullptr;
   R.WhenAvailable = Init && mentionsCudaAvailability(Init);
   return R;
 }
@@ -239,7 +221,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
     R.Spelling = S;
     if (R.K == FixedDevice::Literal) {
       R.Holder = V;
-      R.SetAt = peel(V->getInit());
+      R.SetAt = unwrap(V->getInit());
     }
     return R;
   }
@@ -312,7 +294,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
 
 FixedDevice classifyFixedDevice(const Expr *E) { return classify(E, 0); }
 
-const Expr *writtenArgument(const Expr *E) { return peel(E); }
+const Expr *writtenArgument(const Expr *E) { return unwrap(E); }
 
 const CXXRecordDecl *enclosingModule(const FunctionDecl *FD) {
   for (const DeclContext *DC = FD; DC; DC = DC->getParent())
@@ -431,7 +413,7 @@ bool makesZeroDim(const CallExpr *Call) {
   if ((callFacts(Call) & op::LiteralTensor) && Call->getNumArgs() >= 1) {
     // Through implicit conversions: on the real headers `torch::tensor(2.0)`
     // converts the double to a TensorDataContainer.
-    QualType T = peel(Call->getArg(0))->getType();
+    QualType T = unwrap(Call->getArg(0))->getType();
     if (T->isArithmeticType())
       return true;
     if (const CXXRecordDecl *RD = recordOf(T))
@@ -489,18 +471,18 @@ bool followsModule(const DeviceFact &F, const FunctionDecl *FD) {
 /// members: the helper keeps its input's device, as ops do. The call may be
 /// the operand itself or the initialiser of the local it names.
 bool madeFromInputs(const Expr *E, const FunctionDecl *FD) {
-  E = peel(E);
+  E = unwrap(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
-      E = peel(V->getInit());
+      E = unwrap(V->getInit());
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee || isTorchFunction(Callee) || !isUserDecl(Callee) ||
       !isTensorType(Call->getType().getNonReferenceType()))
     return false;
   for (const Expr *Arg : Call->arguments()) {
-    const Expr *A = peel(Arg);
+    const Expr *A = unwrap(Arg);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
       if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         if (P->getDeclContext() == FD &&
@@ -526,7 +508,7 @@ bool callsFactory(const Stmt *Body) {
 }
 
 const VarDecl *namedVariable(const Expr *E) {
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(peel(E)))
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(unwrap(E)))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
       if (V->hasLocalStorage() &&
           isTensorType(V->getType().getNonReferenceType()))

@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -26,21 +27,7 @@ namespace torchtidy {
 namespace {
 
 const Expr *skipImplicit(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
-      const CXXConstructorDecl *CD = Ctor->getConstructor();
-      if (CD && CD->isCopyOrMoveConstructor() && Ctor->getNumArgs() >= 1)
-        Next = Ctor->getArg(0);
-    }
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Next))
-      if (isTensorType(Cast->getType()))
-        Next = Cast->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
+  return peel::peel(E, peel::Copied | peel::TensorCasts);
 }
 
 /// `ids.to(device)` -> `ids`, for the ops that keep values as they are.
@@ -294,13 +281,9 @@ std::optional<IndexVar> directVariable(const Expr *E) {
 }
 
 const Expr *stripValuePreserving(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Inner = valuePreservingOperand(E);
-    if (!Inner)
-      return skipImplicit(E);
-    E = Inner;
-  }
-  return skipImplicit(E);
+  return peel::peel(E, peel::Copied | peel::TensorCasts |
+                           peel::PassThroughCalls |
+                           peel::ValuePreservingMethods);
 }
 
 std::optional<IndexVar> indexVariable(const Expr *E) {

@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -81,35 +82,15 @@ namespace {
 /// Looks through what only wraps a value: parens, implicit and explicit
 /// casts, temporaries, cleanups, copies and converting constructors
 /// (an integer to a c10::Scalar).
-const Expr *peel(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(Next))
-      Next = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = BT->getSubExpr();
-    else if (const auto *CE = dyn_cast<CastExpr>(Next))
-      Next = CE->getSubExpr();
-    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
-      if (Ctor->getNumArgs() >= 1 && Ctor->getConstructor() &&
-          (Ctor->getConstructor()->isCopyOrMoveConstructor() ||
-           (Ctor->getNumArgs() == 1 &&
-            Ctor->getConstructor()->isConvertingConstructor(false))))
-        Next = Ctor->getArg(0);
-    }
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
+const Expr *unwrap(const Expr *E) {
+  return peel::peel(E, peel::Converted | peel::CopiesAndMoves |
+                           peel::ConvertingConstructions);
 }
 
-const Expr *peel(const Expr *E);
+const Expr *unwrap(const Expr *E);
 
 bool evaluateInt(const Expr *E, const ASTContext &Ctx, int64_t &Out) {
-  E = peel(E);
+  E = unwrap(E);
   if (!E || E->isValueDependent() || E->isTypeDependent())
     return false;
   if (!E->getType()->isIntegralOrEnumerationType() &&
@@ -186,7 +167,7 @@ bool isStdContainer(QualType T) {
 /// `cfg.n`, `this->cfg_.n`.
 std::optional<std::pair<const ValueDecl *, const FieldDecl *>>
 namedValue(const Expr *E) {
-  E = peel(E);
+  E = unwrap(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (isa<VarDecl>(DRE->getDecl()) || isa<BindingDecl>(DRE->getDecl()))
       return std::make_pair(DRE->getDecl(), nullptr);
@@ -196,14 +177,14 @@ namedValue(const Expr *E) {
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!Field)
     return std::nullopt;
-  const Expr *Base = peel(ME->getBase());
+  const Expr *Base = unwrap(ME->getBase());
   if (isa<CXXThisExpr>(Base))
     return std::make_pair(nullptr, Field);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
     if (isa<VarDecl>(DRE->getDecl()))
       return std::make_pair(DRE->getDecl(), Field);
   if (const auto *Inner = dyn_cast<MemberExpr>(Base))
-    if (isa<CXXThisExpr>(peel(Inner->getBase())))
+    if (isa<CXXThisExpr>(unwrap(Inner->getBase())))
       if (const auto *Outer = dyn_cast<FieldDecl>(Inner->getMemberDecl()))
         return std::make_pair(Outer, Field);
   return std::nullopt;
@@ -220,7 +201,7 @@ const FunctionDecl *definitionOf(const FunctionDecl *FD) {
 /// A call that copies a sub-range of a tensor: slice, narrow, chunk...,
 /// and `x.index({Slice(...), ...})`.
 bool isCropCall(const Expr *E) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(peel(E));
+  const auto *Call = dyn_cast_or_null<CallExpr>(unwrap(E));
   if (!Call)
     return false;
   uint64_t Facts = callFacts(Call);
@@ -423,7 +404,7 @@ struct IndexRangeAnalysis::Impl {
       return {};
     DepthGuard G(Depth);
     const Expr *Written = E;
-    E = peel(E);
+    E = unwrap(E);
     int64_t V = 0;
     if (evaluateInt(E, Ctx, V))
       return Quantity::constant(V, Written);
@@ -498,7 +479,7 @@ struct IndexRangeAnalysis::Impl {
     // x.sizes()[d]
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
-        if (const auto *Sizes = dyn_cast<CallExpr>(peel(Op->getArg(0))))
+        if (const auto *Sizes = dyn_cast<CallExpr>(unwrap(Op->getArg(0))))
           if (callFacts(Sizes) & op::SizesList) {
             int64_t Dim = 0;
             if (evaluateInt(Op->getArg(1), Ctx, Dim))
@@ -549,7 +530,7 @@ struct IndexRangeAnalysis::Impl {
     if (!E || Depth > limits::OriginDepth)
       return {};
     DepthGuard G(Depth);
-    E = peel(E);
+    E = unwrap(E);
     if (auto N = namedValue(E)) {
       const auto [Base, Field] = *N;
       if (!Field) {
@@ -690,7 +671,7 @@ struct IndexRangeAnalysis::Impl {
       if (!Def)
         continue;
       auto Note = [&](const FieldDecl *Member, const Expr *Value) {
-        const Expr *V = peel(Value);
+        const Expr *V = unwrap(Value);
         // A whole parameter of record type: a config struct.
         if (const auto *DRE = dyn_cast<DeclRefExpr>(V))
           if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
@@ -714,7 +695,7 @@ struct IndexRangeAnalysis::Impl {
           const auto *E = dyn_cast<Expr>(S);
           if (!E)
             continue;
-          E = peel(E);
+          E = unwrap(E);
           const Expr *LHS = nullptr, *RHS = nullptr;
           if (const auto *BO = dyn_cast<BinaryOperator>(E);
               BO && BO->getOpcode() == BO_Assign) {
@@ -771,9 +752,9 @@ struct IndexRangeAnalysis::Impl {
                               unsigned Steps = 0) {
     if (!E || Steps > limits::HelperDepth)
       return {};
-    E = peel(E);
+    E = unwrap(E);
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = peel(FC->getSubExpr());
+      E = unwrap(FC->getSubExpr());
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
         return rowsOfConstruction(FD, Call->getArg(1), Steps + 1);
@@ -1025,13 +1006,13 @@ struct IndexRangeAnalysis::Impl {
     int64_t K = 0;
     if (evaluateInt(E, Ctx, K))
       return values(Quantity::constant(K, E), E, false);
-    const Expr *Base = peel(E);
+    const Expr *Base = unwrap(E);
     int64_t Shift = 0;
     if (const auto *BO = dyn_cast<BinaryOperator>(Base);
         BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
         evaluateInt(BO->getRHS(), Ctx, K)) {
       Shift = BO->getOpcode() == BO_Add ? K : -K;
-      Base = peel(BO->getLHS());
+      Base = unwrap(BO->getLHS());
     }
     if (auto N = namedValue(Base); N && !N->second)
       if (const auto *VD = dyn_cast_or_null<VarDecl>(N->first))
@@ -1086,7 +1067,7 @@ struct IndexRangeAnalysis::Impl {
     if (!E || Depth > limits::OriginDepth)
       return IndexRange::opaque();
     DepthGuard G(Depth);
-    E = peel(E);
+    E = unwrap(E);
     IndexGuardFinder &F = Guards.finder(FD);
     if (std::optional<IndexVar> V = directVariable(E)) {
       if (Use && F.findGuard(*V, Use))
@@ -1565,7 +1546,7 @@ struct IndexRangeAnalysis::Impl {
                       llvm::SmallVectorImpl<Fact> &Out, unsigned Depth = 0) {
     if (!Cond || Depth > limits::SearchDepth)
       return;
-    Cond = peel(Cond);
+    Cond = unwrap(Cond);
     if (const auto *UO = dyn_cast<UnaryOperator>(Cond)) {
       if (UO->getOpcode() == UO_LNot)
         factsOf(UO->getSubExpr(), !Holds, Out, Depth + 1);
@@ -1686,11 +1667,11 @@ struct IndexRangeAnalysis::Impl {
         // slice(d, -n): the last n (all of them when there are fewer).
         if (evaluateInt(Start, Ctx, A))
           return A < 0 ? Quantity::constant(-A, Start) : Quantity{};
-        const Expr *Value = peel(Start);
+        const Expr *Value = unwrap(Start);
         // An optional<int64_t> start: the value it was made from.
         if (const auto *Opt = dyn_cast<CXXConstructExpr>(Value);
             Opt && Opt->getNumArgs() == 1)
-          Value = peel(Opt->getArg(0));
+          Value = unwrap(Opt->getArg(0));
         const auto *Neg = dyn_cast<UnaryOperator>(Value);
         if (Neg && Neg->getOpcode() == UO_Minus)
           return quantityOf(FD, Neg->getSubExpr());
@@ -1721,9 +1702,9 @@ struct IndexRangeAnalysis::Impl {
       llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 1));
       if (Dim < 0 || Dim >= static_cast<int64_t>(Parts.size()))
         return {};
-      const Expr *Part = peel(Parts[Dim]);
+      const Expr *Part = unwrap(Parts[Dim]);
       if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Part))
-        Part = peel(FC->getSubExpr());
+        Part = unwrap(FC->getSubExpr());
       const auto *Ctor = dyn_cast<CXXConstructExpr>(Part);
       const CXXRecordDecl *RD =
           Ctor ? Ctor->getType()->getAsCXXRecordDecl() : nullptr;
@@ -1775,13 +1756,13 @@ struct IndexRangeAnalysis::Impl {
   bool definitionWithinRows(const FunctionDecl *FD, const Expr *Def,
                             const Quantity &Len, const Quantity &Rows) {
     auto Crop = [&](const Expr *E) {
-      const auto *Call = dyn_cast<CallExpr>(peel(E));
+      const auto *Call = dyn_cast<CallExpr>(unwrap(E));
       return Call && isCropCall(Call) &&
              atMostRows(keptByCrop(FD, Call, Len.Dim), Rows);
     };
     if (Crop(Def))
       return true;
-    const auto *CO = dyn_cast<ConditionalOperator>(peel(Def));
+    const auto *CO = dyn_cast<ConditionalOperator>(unwrap(Def));
     if (!CO)
       return false;
     auto Arm = [&](const Expr *A, bool CondHolds) {
@@ -1912,7 +1893,7 @@ struct IndexRangeAnalysis::Impl {
   /// x.to(device)`, not `idx = torch::cat({idx, next}, 1)`.
   bool keepsIncoming(const FunctionDecl *FD, const ParmVarDecl *PVD) {
     for (const Expr *Def : Guards.finder(FD).definitionsOf(PVD)) {
-      const auto *Call = dyn_cast<CallExpr>(peel(Def));
+      const auto *Call = dyn_cast<CallExpr>(unwrap(Def));
       if (!Call || formOf(Call->getDirectCallee()) != op::Method ||
           !(callFacts(Call) & (op::MovesToCuda | op::MovesToCpu |
                                op::MovesToArgument | op::KeepsShape)))
@@ -1941,7 +1922,7 @@ struct IndexRangeAnalysis::Impl {
         return false;
       }
       const Expr *Arg = CS.Call->getArg(I);
-      if (const auto *Crop = dyn_cast<CallExpr>(peel(Arg));
+      if (const auto *Crop = dyn_cast<CallExpr>(unwrap(Arg));
           Crop && isCropCall(Crop) &&
           atMostRows(keptByCrop(CS.Caller, Crop, Hi.Dim), Rows))
         continue;
@@ -2008,7 +1989,7 @@ struct IndexRangeAnalysis::Impl {
       Value = Op->getArg(1);
     else if (const auto *E = dyn_cast<Expr>(Guard))
       Value = E;
-    const auto *Call = dyn_cast_or_null<CallExpr>(peel(Value));
+    const auto *Call = dyn_cast_or_null<CallExpr>(unwrap(Value));
     if (Call && (callFacts(Call) & (op::BoundsClamp | op::BoundsModulo)))
       return Call;
     return nullptr;

@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/KernelIndexLoads.h"
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -30,7 +31,7 @@ namespace torchtidy {
 namespace {
 
 const Expr *ignoreCasts(const Expr *E) {
-  return E ? E->IgnoreParenImpCasts() : nullptr;
+  return peel::peel(E, peel::AsComputed);
 }
 
 /// `int`, `int64_t`, `unsigned`...: a type an index value has.

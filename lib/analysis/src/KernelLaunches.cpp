@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -30,26 +31,7 @@ namespace {
 //===--- Small helpers ----------------------------------------------------===//
 
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
-const Expr *peel(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Next)) {
-      const CXXConstructorDecl *CD = Ctor->getConstructor();
-      if (CD && CD->isCopyOrMoveConstructor() && Ctor->getNumArgs() >= 1)
-        Next = Ctor->getArg(0);
-    }
-    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
-      Next = Cleanups->getSubExpr();
-    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = Bind->getSubExpr();
-    if (const auto *Mat = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = Mat->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
+const Expr *unwrap(const Expr *E) { return peel::peel(E, peel::Copied); }
 
 /// The record \p T names, ignoring references and qualifiers.
 const CXXRecordDecl *recordOf(QualType T) {
@@ -174,7 +156,7 @@ std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
     return "";
   // kLong is `constexpr auto kLong = ScalarType::Long`: its initialiser.
   for (unsigned I = 0; I < limits::DeviceValueSteps; ++I) {
-    const Expr *P = peel(E);
+    const Expr *P = unwrap(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(P)) {
       if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
         return EC->getName().str();
@@ -373,12 +355,12 @@ struct KernelLaunchAnalysis::Impl {
 
   /// `t.device()` (or `t.device().type()`): the tensor variable.
   std::optional<IndexVar> deviceOwner(const Expr *E) {
-    E = peel(E);
+    E = unwrap(E);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       if (!isTensorMethod(MC->getMethodDecl()) &&
           isDeviceType(MC->getImplicitObjectArgument()->getType()) &&
           isC10Enum(MC->getType(), "DeviceType"))
-        E = peel(MC->getImplicitObjectArgument());
+        E = unwrap(MC->getImplicitObjectArgument());
     const CXXMemberCallExpr *MC = tensorMethodCall(E);
     if (!MC || !(callFacts(MC) & op::DeviceOfTensor))
       return std::nullopt;
@@ -401,7 +383,7 @@ struct KernelLaunchAnalysis::Impl {
   static bool isCountLike(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > limits::SearchDepth)
       return false;
-    E = peel(E);
+    E = unwrap(E);
     if (!E->getType()->isIntegerType() || E->getType()->isBooleanType())
       return false;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -469,7 +451,7 @@ struct KernelLaunchAnalysis::Impl {
               (Op == BO_NE && D == DeviceClass::CPU))
             Add(V, Guard::Cuda);
         }
-        if (const CXXMemberCallExpr *MC = tensorMethodCall(peel(X)))
+        if (const CXXMemberCallExpr *MC = tensorMethodCall(unwrap(X)))
           if (isC10Enum(MC->getType(), "ScalarType") ||
               isTypeMeta(MC->getType()))
             if (Op == BO_EQ)
@@ -496,7 +478,7 @@ struct KernelLaunchAnalysis::Impl {
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(C))
       if (IC->getCastKind() == CK_IntegralToBoolean &&
           isCountLike(IC->getSubExpr()))
-        Add(std::nullopt, Guard::NonEmpty, peel(IC->getSubExpr()),
+        Add(std::nullopt, Guard::NonEmpty, unwrap(IC->getSubExpr()),
             IC->getSubExpr());
     for (const Stmt *Child : C->children())
       testsIn(Child, Out, Depth + 1);
@@ -559,7 +541,7 @@ struct KernelLaunchAnalysis::Impl {
         continue;
       }
       if (const auto *E = dyn_cast<Expr>(S)) {
-        E = peel(E);
+        E = unwrap(E);
         SourceLocation Exp;
         if (inMacroNamed(E->getBeginLoc(), SM, Ctx.getLangOpts(),
                          kernelArgMacros(), &Exp))
@@ -760,7 +742,7 @@ struct KernelLaunchAnalysis::Impl {
   std::string dtypeOf(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > limits::DeviceValueSteps)
       return "";
-    E = peel(E);
+    E = unwrap(E);
     std::string Direct = scalarTypeName(E, Ctx);
     if (!Direct.empty())
       return Direct;
@@ -782,7 +764,7 @@ struct KernelLaunchAnalysis::Impl {
         return dtypeOf(Obj, Depth + 1);
     } else if (isDeprecatedTypeProperties(Call->getType())) {
       for (const Expr *A : Call->arguments())
-        if (std::string D = scalarTypeName(peel(A), Ctx); !D.empty())
+        if (std::string D = scalarTypeName(unwrap(A), Ctx); !D.empty())
           return D;
       return "";
     }
@@ -804,7 +786,7 @@ struct KernelLaunchAnalysis::Impl {
   const Expr *optionsOwner(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > limits::DeviceValueSteps)
       return nullptr;
-    E = peel(E);
+    E = unwrap(E);
     const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
     if (!MC)
       return nullptr;
@@ -864,7 +846,7 @@ struct KernelLaunchAnalysis::Impl {
     TensorFacts F;
     if (!E || Depth > limits::OriginDepth)
       return F;
-    E = peel(E);
+    E = unwrap(E);
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
       return resolve(Cast->getSubExpr(), Use, UseFn, Depth + 1);
     if (std::optional<IndexVar> V = directVariable(E)) {
@@ -971,7 +953,7 @@ struct KernelLaunchAnalysis::Impl {
   std::optional<RawView> rawView(const Expr *A, unsigned Depth = 0) {
     QualType CastElement;
     for (unsigned I = 0; A && I < limits::OriginDepth + Depth; ++I) {
-      A = peel(A);
+      A = unwrap(A);
       if (const auto *Cast = dyn_cast<ExplicitCastExpr>(A)) {
         if (CastElement.isNull() && Cast->getType()->isPointerType())
           CastElement = Cast->getType()->getPointeeType();
@@ -1027,7 +1009,7 @@ struct KernelLaunchAnalysis::Impl {
   /// The parameter of \p FD that kernel argument \p A passes on, if any.
   const ParmVarDecl *passedParam(const Expr *A, const FunctionDecl *FD) {
     for (unsigned I = 0; A && I < limits::OriginDepth; ++I) {
-      A = peel(A);
+      A = unwrap(A);
       if (const auto *Cast = dyn_cast<ExplicitCastExpr>(A)) {
         A = Cast->getSubExpr();
         continue;
@@ -1114,7 +1096,7 @@ struct KernelLaunchAnalysis::Impl {
     bool Found = false;
     const Stmt *Whole = S;
     if (const auto *E = dyn_cast<Expr>(S))
-      Whole = peel(E);
+      Whole = unwrap(E);
     forEachOwnStmt(S, [&](const Stmt *Sub) {
       if (Found)
         return;
@@ -1144,7 +1126,7 @@ struct KernelLaunchAnalysis::Impl {
     if (!S || Depth > limits::SearchDepth)
       return false;
     if (const auto *E = dyn_cast<Expr>(S))
-      return isa<CUDAKernelCallExpr>(peel(E));
+      return isa<CUDAKernelCallExpr>(unwrap(E));
     if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
       if (CS->body_empty())
         return false;
@@ -1329,10 +1311,10 @@ struct KernelLaunchAnalysis::Impl {
   /// `x.numel()`, `x.size(d)`, `x.sizes()[d]`: the tensor, the method and
   /// the dim; else nothing.
   std::optional<GridSources::Size> sizeRead(const Expr *E) {
-    E = peel(E);
+    E = unwrap(E);
     if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
         Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
-      if (const auto *Sizes = tensorMethodCall(peel(Sub->getArg(0))))
+      if (const auto *Sizes = tensorMethodCall(unwrap(Sub->getArg(0))))
         if (callFacts(Sizes) & op::SizesList) {
           auto V = directVariable(Sizes->getImplicitObjectArgument());
           Expr::EvalResult R;
@@ -1363,7 +1345,7 @@ struct KernelLaunchAnalysis::Impl {
   void collectGridSources(const Expr *E, GridSources &Out, unsigned Depth = 0) {
     if (!E || Depth > limits::OriginDepth)
       return;
-    E = peel(E);
+    E = unwrap(E);
     if (auto S = sizeRead(E)) {
       Out.Sizes.push_back(*S);
       return;
@@ -1377,7 +1359,7 @@ struct KernelLaunchAnalysis::Impl {
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       // threads.x of a local dim3: its constructor's arguments.
-      if (const auto *Base = dyn_cast<DeclRefExpr>(peel(ME->getBase())))
+      if (const auto *Base = dyn_cast<DeclRefExpr>(unwrap(ME->getBase())))
         if (const auto *VD = dyn_cast<VarDecl>(Base->getDecl()))
           collectGridSources(singleDefinition(VD), Out, Depth + 1);
       return;
@@ -1395,7 +1377,7 @@ struct KernelLaunchAnalysis::Impl {
                        unsigned Depth = 0) {
     if (!Count || Depth > limits::OriginDepth)
       return false;
-    Count = peel(Count);
+    Count = unwrap(Count);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Count)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
@@ -1422,7 +1404,7 @@ struct KernelLaunchAnalysis::Impl {
                                         unsigned Depth = 0) {
     if (!E || Depth > limits::OriginDepth || E->isValueDependent())
       return std::nullopt;
-    E = peel(E);
+    E = unwrap(E);
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
       return valueWhenEmpty(Cast->getSubExpr(), Leaf, Via, Depth + 1);
     Expr::EvalResult R;
@@ -1438,7 +1420,7 @@ struct KernelLaunchAnalysis::Impl {
     }
     if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
         Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
-      if (const auto *Sizes = tensorMethodCall(peel(Sub->getArg(0))))
+      if (const auto *Sizes = tensorMethodCall(unwrap(Sub->getArg(0))))
         if (callFacts(Sizes) & op::SizesList) {
           if (!Leaf)
             Leaf = Sub;
@@ -1460,12 +1442,12 @@ struct KernelLaunchAnalysis::Impl {
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       // threads.x of a local `dim3 threads(16, 16)`.
       const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      const auto *Base = dyn_cast<DeclRefExpr>(peel(ME->getBase()));
+      const auto *Base = dyn_cast<DeclRefExpr>(unwrap(ME->getBase()));
       const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
       if (!Field || !VD || !isDim3(VD->getType()))
         return std::nullopt;
       const auto *Ctor =
-          dyn_cast_or_null<CXXConstructExpr>(peel(singleDefinition(VD)));
+          dyn_cast_or_null<CXXConstructExpr>(unwrap(singleDefinition(VD)));
       if (!Ctor || Field->getFieldIndex() >= 3)
         return std::nullopt;
       unsigned Index = Field->getFieldIndex();
@@ -1529,7 +1511,7 @@ struct KernelLaunchAnalysis::Impl {
   llvm::SmallVector<const Expr *, 3> dimensions(const Expr *E) {
     llvm::SmallVector<const Expr *, 3> Dims;
     for (unsigned I = 0; E && I < limits::OriginDepth; ++I) {
-      E = peel(E);
+      E = unwrap(E);
       if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
         const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         if (VD && isDim3(VD->getType())) {
@@ -1674,7 +1656,7 @@ struct KernelLaunchAnalysis::Impl {
       return nullptr;
     const Expr *E = Switch->getCond();
     for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
-      E = peel(E);
+      E = unwrap(E);
       if (const CXXMemberCallExpr *MC = tensorMethodCall(E)) {
         QualType T = MC->getType();
         if (isC10Enum(T, "ScalarType") || isTypeMeta(T) ||

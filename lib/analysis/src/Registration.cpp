@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -55,36 +56,9 @@ bool isRegistrationCall(const Expr *E) {
 /// Looks through what does not change which object a value is: implicit
 /// conversions, temporaries, copies and moves, `std::move`.
 static const Expr *stripValue(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
-      Next = EWC->getSubExpr();
-    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = BTE->getSubExpr();
-    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
-      Next = FC->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next)) {
-      if (isa<CXXTemporaryObjectExpr>(CE) || CE->getNumArgs() == 0 ||
-          (CE->getNumArgs() > 1 && !isa<CXXDefaultArgExpr>(CE->getArg(1))))
-        return Next;
-      Next = CE->getArg(0);
-    } else if (const auto *Call = dyn_cast<CallExpr>(Next)) {
-      if (Call->getNumArgs() == 1 && (callFacts(Call) & op::PassesThrough))
-        Next = Call->getArg(0);
-    } else if (const auto *PL = dyn_cast<ParenListExpr>(Next)) {
-      if (PL->getNumExprs() == 1)
-        Next = PL->getExpr(0);
-    } else if (const auto *IL = dyn_cast<InitListExpr>(Next)) {
-      if (IL->getNumInits() == 1)
-        Next = IL->getInit(0);
-    }
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
+  return peel::peel(E, peel::AsComputed | peel::FunctionalCasts |
+                           peel::OneArgumentConstructions |
+                           peel::PassThroughCalls | peel::SingleElementLists);
 }
 
 static bool isRegistrationExprAt(const Expr *E, unsigned Depth);

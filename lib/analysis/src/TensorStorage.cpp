@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -14,44 +15,14 @@ using namespace clang;
 
 namespace torchtidy {
 
-namespace {
-
-/// One wrapper less: parentheses, implicit casts, cleanups, temporaries, a
-/// copy or move, and, with \p Ops, a value-preserving op.
-const Expr *peelOne(const Expr *E, bool Ops) {
-  const Expr *Next = E->IgnoreParenImpCasts();
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
-    return EWC->getSubExpr();
-  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
-    return MTE->getSubExpr();
-  if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
-    return BTE->getSubExpr();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Next);
-      CE && CE->getNumArgs() == 1 &&
-      CE->getConstructor()->isCopyOrMoveConstructor())
-    return CE->getArg(0);
-  if (const auto *Call = dyn_cast<CallExpr>(Next);
-      Ops && Call && Call->getNumArgs() == 1 &&
-      (callFacts(Call) & op::PassesThrough))
-    return Call->getArg(0);
-  return Next;
+const Expr *peelValue(const Expr *E) {
+  return peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
+                           peel::PassThroughCalls);
 }
 
-const Expr *peel(const Expr *E, bool Ops) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    const Expr *Next = peelOne(E, Ops);
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
+const Expr *peelTemporaries(const Expr *E) {
+  return peel::peel(E, peel::AsComputed | peel::CopiesAndMoves);
 }
-
-} // namespace
-
-const Expr *peelValue(const Expr *E) { return peel(E, /*Ops=*/true); }
-
-const Expr *peelTemporaries(const Expr *E) { return peel(E, /*Ops=*/false); }
 
 namespace {
 

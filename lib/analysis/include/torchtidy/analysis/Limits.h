@@ -17,6 +17,10 @@ namespace torchtidy::limits {
 /// it is recognised: a handful in real code, a few more through templates.
 constexpr unsigned PeeledWrappers = 16;
 
+/// Wrapper nodes peel::peel looks through, one at a time: a handful around
+/// each value, a few more for each op of a chain the set looks through.
+constexpr unsigned PeeledNodes = 64;
+
 /// Definitions followed from an index to where its values come from
 /// (`ids` <- `raw.view(-1)` <- `load(...)`): a few assignments deep.
 constexpr unsigned OriginDepth = 16;

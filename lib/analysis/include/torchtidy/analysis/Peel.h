@@ -1,0 +1,84 @@
+//===--- Peel.h - Looking through what only wraps a value -------*- C++ -*-===//
+//
+// One peel for every analysis: an expression is looked through, top node by
+// top node, while the node is a wrapper of a kind in the peel set, down to
+// the value it wraps. A set is a union of steps; each step is one kind of
+// wrapper, from what the compiler adds (implicit casts, temporaries) to what
+// LibTorch's table says keeps a value (std::move, x.contiguous()). Since a
+// step looks only at the top node and gives its one wrapped operand, the
+// result does not depend on the order the steps are tried in.
+//
+// The named sets below are the ones the analyses use; a new analysis picks
+// one of them, or composes its own from the steps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_PEEL_H
+#define TORCHTIDY_ANALYSIS_PEEL_H
+
+namespace clang {
+class Expr;
+} // namespace clang
+
+namespace torchtidy::peel {
+
+/// One kind of wrapper.
+enum Step : unsigned {
+  /// `(e)`, `__extension__ e`, `_Generic`, `__builtin_choose_expr`.
+  Parens = 1u << 0,
+  /// The compiler's conversions (ImplicitCastExpr).
+  ImplicitCasts = 1u << 1,
+  /// Cleanups and constant-expression wrappers (FullExpr).
+  FullExprs = 1u << 2,
+  /// Materialised and bound temporaries.
+  Temporaries = 1u << 3,
+  /// The value of a non-type template argument in an instantiation.
+  TemplateArguments = 1u << 4,
+  /// Written casts: static_cast, C-style and functional casts.
+  ExplicitCasts = 1u << 5,
+  /// A functional cast `T(x)` of any kind.
+  FunctionalCasts = 1u << 6,
+  /// A functional cast `T(x)` that constructs (or converts without a
+  /// conversion function).
+  ConstructingCasts = 1u << 7,
+  /// A functional cast to a tensor type, `torch::Tensor(x)`.
+  TensorCasts = 1u << 8,
+  /// A copy or move construction (not a written `T(a, b)`).
+  CopiesAndMoves = 1u << 9,
+  /// A construction from one argument by a converting constructor (an
+  /// integer to a c10::Scalar).
+  ConvertingConstructions = 1u << 10,
+  /// A construction the code does not spell: no parentheses or braces (a
+  /// `kCUDA` passed as a c10::Device).
+  UnwrittenConstructions = 1u << 11,
+  /// A construction from one argument, the others defaulted (not a written
+  /// `T(a, b)`).
+  OneArgumentConstructions = 1u << 12,
+  /// A paren list or an initialiser list of one element.
+  SingleElementLists = 1u << 13,
+  /// A call of one argument that returns it (std::move, the table's
+  /// PassesThrough rows).
+  PassThroughCalls = 1u << 14,
+  /// A tensor method the table says keeps the values (x.contiguous(),
+  /// x.to(device)): its object.
+  ValuePreservingMethods = 1u << 15,
+};
+
+/// What the compiler adds around a value (`IgnoreImplicit`, and parens).
+constexpr unsigned Compiler = Parens | ImplicitCasts | FullExprs | Temporaries;
+/// The same, and template arguments' values (`IgnoreParenImpCasts`).
+constexpr unsigned AsComputed = Compiler | TemplateArguments;
+/// What only converts a value: written casts too.
+constexpr unsigned Converted = Compiler | ExplicitCasts;
+/// The object a value is: through its copies and moves.
+constexpr unsigned Copied = Compiler | CopiesAndMoves;
+
+/// \p E without the wrappers of the steps in \p Set (null for null).
+const clang::Expr *peel(const clang::Expr *E, unsigned Set);
+
+/// \p E without one wrapper of a step in \p Set; \p E when none applies.
+const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
+
+} // namespace torchtidy::peel
+
+#endif

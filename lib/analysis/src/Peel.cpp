@@ -1,0 +1,114 @@
+//===--- Peel.cpp - Looking through what only wraps a value ---------------===//
+
+#include "torchtidy/analysis/Peel.h"
+
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/IgnoreExpr.h"
+
+using namespace clang;
+
+namespace torchtidy::peel {
+
+namespace {
+
+/// The argument a construction is made from, when \p Set looks through it.
+const Expr *constructedFrom(const CXXConstructExpr *CE, unsigned Set) {
+  const CXXConstructorDecl *CD = CE->getConstructor();
+  const unsigned N = CE->getNumArgs();
+  if (!CD || N == 0)
+    return nullptr;
+  const bool Written = isa<CXXTemporaryObjectExpr>(CE);
+  if ((Set & CopiesAndMoves) && !Written && CD->isCopyOrMoveConstructor())
+    return CE->getArg(0);
+  if ((Set & ConvertingConstructions) && N == 1 &&
+      CD->isConvertingConstructor(/*AllowExplicit=*/false))
+    return CE->getArg(0);
+  if ((Set & UnwrittenConstructions) && !Written &&
+      CE->getParenOrBraceRange().isInvalid())
+    return CE->getArg(0);
+  if ((Set & OneArgumentConstructions) && !Written &&
+      (N == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1))))
+    return CE->getArg(0);
+  return nullptr;
+}
+
+/// The operand a functional cast wraps, when \p Set looks through it.
+const Expr *castFrom(const CXXFunctionalCastExpr *FC, unsigned Set) {
+  if (Set & (ExplicitCasts | FunctionalCasts))
+    return FC->getSubExpr();
+  if (Set & ConstructingCasts) {
+    const NamedDecl *Conv = FC->getConversionFunction();
+    if (!Conv || isa<CXXConstructorDecl>(Conv))
+      return FC->getSubExpr();
+  }
+  if ((Set & TensorCasts) && isTensorType(FC->getType()))
+    return FC->getSubExpr();
+  return nullptr;
+}
+
+} // namespace
+
+const Expr *peelOne(const Expr *E, unsigned Set) {
+  if (!E)
+    return E;
+  auto *M = const_cast<Expr *>(E);
+  if (Set & Parens)
+    if (const Expr *Next = IgnoreParensSingleStep(M); Next != E)
+      return Next;
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+    return (Set & ImplicitCasts) ? IC->getSubExpr() : E;
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return (Set & FullExprs) ? FE->getSubExpr() : E;
+  if (Set & Temporaries) {
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      return MT->getSubExpr();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      return BT->getSubExpr();
+  }
+  if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return (Set & TemplateArguments) ? NT->getReplacement() : E;
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+    const Expr *Next = castFrom(FC, Set);
+    return Next ? Next : E;
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E))
+    return (Set & ExplicitCasts) ? EC->getSubExpr() : E;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const Expr *Next = constructedFrom(CE, Set);
+    return Next ? Next : E;
+  }
+  if (Set & SingleElementLists) {
+    if (const auto *PL = dyn_cast<ParenListExpr>(E))
+      return PL->getNumExprs() == 1 ? PL->getExpr(0) : E;
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL->getNumInits() == 1 ? IL->getInit(0) : E;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const uint64_t Facts = callFacts(Call);
+    if ((Set & PassThroughCalls) && Call->getNumArgs() == 1 &&
+        (Facts & op::PassesThrough))
+      return Call->getArg(0);
+    if (Set & ValuePreservingMethods)
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+          MC && (Facts & op::ValuePreserving) &&
+          formOf(MC->getMethodDecl()) == op::Method)
+        return MC->getImplicitObjectArgument();
+  }
+  return E;
+}
+
+const Expr *peel(const Expr *E, unsigned Set) {
+  for (unsigned I = 0; E && I < limits::PeeledNodes; ++I) {
+    const Expr *Next = peelOne(E, Set);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+} // namespace torchtidy::peel

@@ -1,0 +1,124 @@
+//===--- PeelTest.cpp - one peel, with sets of steps ----------------------===//
+
+#include "torchtidy/analysis/Peel.h"
+
+#include "ASTFixture.h"
+
+#include "clang/AST/Expr.h"
+
+using namespace torchtidy;
+using namespace torchtidy::test;
+using namespace clang::ast_matchers;
+
+namespace {
+
+/// What f's return value is under \p Set: the class of the node left and
+/// the name it refers to, if any ("DeclRefExpr x").
+std::string peeled(const std::string &Code, unsigned Set) {
+  auto AST = parse(Code);
+  if (!AST)
+    return "<no AST>";
+  auto &Ctx = AST->getASTContext();
+  auto Rets =
+      match(returnStmt(forCallable(functionDecl(hasName("f")))).bind("r"), Ctx);
+  if (Rets.empty())
+    return "<no return in f>";
+  const auto *Ret = Rets.front().getNodeAs<clang::ReturnStmt>("r");
+  const clang::Expr *E = peel::peel(Ret->getRetValue(), Set);
+  std::string Out = E->getStmtClassName();
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
+    Out += " " + DRE->getDecl()->getNameAsString();
+  return Out;
+}
+
+TEST(Peel, CompilerWrappers) {
+  // A parameter returned by value: a copy construction around an implicit
+  // cast of the name.
+  const char *Copy = "torch::Tensor f(torch::Tensor x) { return (x); }";
+  EXPECT_EQ(peeled(Copy, peel::Copied), "DeclRefExpr x");
+  EXPECT_EQ(peeled(Copy, peel::Compiler), "CXXConstructExpr");
+  // Parens are a step of their own.
+  EXPECT_EQ(peeled("long f(long x) { return (x); }",
+                   peel::ImplicitCasts | peel::FullExprs),
+            "ParenExpr");
+  EXPECT_EQ(peeled("long f(long x) { return (x); }", peel::Compiler),
+            "DeclRefExpr x");
+}
+
+TEST(Peel, WrittenCasts) {
+  const char *Cast = "long f(int x) { return static_cast<long>(x); }";
+  EXPECT_EQ(peeled(Cast, peel::Compiler), "CXXStaticCastExpr");
+  EXPECT_EQ(peeled(Cast, peel::Converted), "DeclRefExpr x");
+  // A functional cast to a tensor type, and only that, with TensorCasts.
+  const char *TensorCast =
+      "torch::Tensor f(torch::Tensor x) { return torch::Tensor(x); }";
+  EXPECT_EQ(peeled(TensorCast, peel::Copied | peel::TensorCasts),
+            "DeclRefExpr x");
+  EXPECT_EQ(peeled("long f(int x) { return long(x); }",
+                   peel::Compiler | peel::TensorCasts),
+            "CXXFunctionalCastExpr");
+  EXPECT_EQ(peeled("long f(int x) { return long(x); }",
+                   peel::Compiler | peel::FunctionalCasts),
+            "DeclRefExpr x");
+}
+
+TEST(Peel, TemplateArguments) {
+  // In f<3>, `N` is the argument's value wrapped in a substitution node.
+  auto AST = parse("template <long N> long f() { return N; }\n"
+                   "long g() { return f<3>(); }");
+  ASSERT_TRUE(AST);
+  auto Rets = match(returnStmt(forCallable(functionDecl(
+                                   hasName("f"), isTemplateInstantiation())))
+                        .bind("r"),
+                    AST->getASTContext());
+  ASSERT_EQ(Rets.size(), 1u);
+  const clang::Expr *E =
+      Rets.front().getNodeAs<clang::ReturnStmt>("r")->getRetValue();
+  EXPECT_TRUE(llvm::isa<clang::SubstNonTypeTemplateParmExpr>(
+      peel::peel(E, peel::Compiler)));
+  EXPECT_TRUE(
+      llvm::isa<clang::IntegerLiteral>(peel::peel(E, peel::AsComputed)));
+}
+
+TEST(Peel, TableOps) {
+  // std::move passes its argument through; contiguous() keeps the values.
+  const char *Move =
+      "torch::Tensor f(torch::Tensor x) { return std::move(x); }";
+  EXPECT_EQ(peeled(Move, peel::Copied), "CallExpr");
+  EXPECT_EQ(peeled(Move, peel::Copied | peel::PassThroughCalls),
+            "DeclRefExpr x");
+  const char *Contig =
+      "torch::Tensor f(torch::Tensor x) { return x.contiguous(); }";
+  EXPECT_EQ(peeled(Contig, peel::Copied), "CXXMemberCallExpr");
+  EXPECT_EQ(peeled(Contig, peel::Copied | peel::ValuePreservingMethods),
+            "DeclRefExpr x");
+}
+
+TEST(Peel, Constructions) {
+  // An integer converted to a c10::Scalar by its converting constructor.
+  const char *Scalar = "c10::Scalar f(long n) { return n; }";
+  EXPECT_EQ(peeled(Scalar, peel::Copied), "CXXConstructExpr");
+  EXPECT_EQ(peeled(Scalar, peel::Copied | peel::ConvertingConstructions),
+            "DeclRefExpr n");
+  EXPECT_EQ(peeled(Scalar, peel::Copied | peel::UnwrittenConstructions),
+            "DeclRefExpr n");
+  // A construction the code writes stays, unless any one-argument
+  // construction is looked through.
+  const char *Written = "c10::Scalar f(long n) { return c10::Scalar(n); }";
+  EXPECT_EQ(peeled(Written, peel::Copied | peel::UnwrittenConstructions),
+            "CXXFunctionalCastExpr");
+  EXPECT_EQ(peeled(Written, peel::AsComputed | peel::FunctionalCasts |
+                                peel::OneArgumentConstructions),
+            "DeclRefExpr n");
+  // Lists of one element.
+  EXPECT_EQ(peeled("long f(long n) { return {n}; }",
+                   peel::AsComputed | peel::SingleElementLists),
+            "DeclRefExpr n");
+}
+
+TEST(Peel, NullAndBound) {
+  EXPECT_EQ(peel::peel(nullptr, peel::Copied), nullptr);
+  EXPECT_EQ(peel::peelOne(nullptr, peel::Copied), nullptr);
+}
+
+} // namespace
