@@ -128,3 +128,27 @@ TEST(TorchTypes, ModuleClassesThroughBases) {
 }
 
 } // namespace
+
+// One device-literal parser for every device model; HIP counts as CUDA.
+TEST(TorchTypes, DeviceLiterals) {
+  using torchtidy::DeviceLiteral;
+  using torchtidy::parseDeviceString;
+  EXPECT_EQ(parseDeviceString("cpu"), DeviceLiteral::CPU);
+  EXPECT_EQ(parseDeviceString("cpu:0"), DeviceLiteral::CPU);
+  EXPECT_EQ(parseDeviceString("cuda"), DeviceLiteral::CUDA);
+  EXPECT_EQ(parseDeviceString("cuda:1"), DeviceLiteral::CUDA);
+  EXPECT_EQ(parseDeviceString("hip"), DeviceLiteral::CUDA);
+  EXPECT_EQ(parseDeviceString("hip:0"), DeviceLiteral::CUDA);
+  EXPECT_EQ(parseDeviceString("mps"), DeviceLiteral::Other);
+  EXPECT_EQ(parseDeviceString("xla:1"), DeviceLiteral::Other);
+  // What c10::Device refuses.
+  EXPECT_EQ(parseDeviceString(""), DeviceLiteral::Invalid);
+  EXPECT_EQ(parseDeviceString(" cuda"), DeviceLiteral::Invalid);
+  EXPECT_EQ(parseDeviceString("cuda:"), DeviceLiteral::Invalid);
+  EXPECT_EQ(parseDeviceString("cuda:x"), DeviceLiteral::Invalid);
+  EXPECT_EQ(parseDeviceString("CUDA"), DeviceLiteral::Invalid);
+  EXPECT_EQ(torchtidy::deviceTypeLiteral("CPU"), DeviceLiteral::CPU);
+  EXPECT_EQ(torchtidy::deviceTypeLiteral("CUDA"), DeviceLiteral::CUDA);
+  EXPECT_EQ(torchtidy::deviceTypeLiteral("HIP"), DeviceLiteral::CUDA);
+  EXPECT_EQ(torchtidy::deviceTypeLiteral("Meta"), DeviceLiteral::Other);
+}

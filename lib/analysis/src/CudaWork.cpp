@@ -71,14 +71,6 @@ static const CXXRecordDecl *recordOf(QualType T) {
   return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
 }
 
-static bool isDeviceTypeEnum(QualType T) {
-  if (T.isNull())
-    return false;
-  const auto *ET =
-      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
-}
-
 static bool isDeviceClass(QualType T) {
   return hasQualifiedName(recordOf(T), "Device", {"c10"});
 }
@@ -108,26 +100,29 @@ static bool isStringType(QualType T) {
   return hasQualifiedName(RD, "basic_string", {"std"});
 }
 
+/// What a device literal names, as this model's classes (Meta, XLA,
+/// MPS...: not the CUDA device the checks are about).
+static DeviceClass classOf(DeviceLiteral L) {
+  switch (L) {
+  case DeviceLiteral::CPU:
+    return DeviceClass::CPU;
+  case DeviceLiteral::CUDA:
+    return DeviceClass::CUDA;
+  case DeviceLiteral::Other:
+  case DeviceLiteral::Invalid:
+    return DeviceClass::Unknown;
+  }
+  return DeviceClass::Unknown;
+}
+
 static DeviceClass deviceTypeValue(const Expr *E) {
   const auto *ET =
       E->getType().getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  Expr::EvalResult R;
-  if (!ET || E->isValueDependent() ||
-      !E->EvaluateAsInt(R, ET->getDecl()->getASTContext()))
+  if (!ET)
     return DeviceClass::Unknown;
-  llvm::APSInt V = R.Val.getInt();
-  for (const EnumConstantDecl *C : ET->getDecl()->enumerators()) {
-    if (llvm::APSInt::isSameValue(C->getInitVal(), V)) {
-      llvm::StringRef N = C->getName();
-      if (N == "CPU")
-        return DeviceClass::CPU;
-      if (N == "CUDA" || N == "HIP")
-        return DeviceClass::CUDA;
-      // Meta, XLA, MPS...: not the CUDA device this check is about.
-      return DeviceClass::Unknown;
-    }
-  }
-  return DeviceClass::Unknown;
+  std::optional<DeviceLiteral> L =
+      deviceTypeOf(E, ET->getDecl()->getASTContext());
+  return L ? classOf(*L) : DeviceClass::Unknown;
 }
 
 static DeviceClass classify(const Expr *E, unsigned Depth);
@@ -170,12 +165,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   if (const auto *SL = dyn_cast<StringLiteral>(E)) {
     if (!SL->isOrdinary())
       return DeviceClass::Unknown;
-    llvm::StringRef S = SL->getString().trim();
-    if (S.starts_with("cuda") || S.starts_with("hip"))
-      return DeviceClass::CUDA;
-    if (S.starts_with("cpu"))
-      return DeviceClass::CPU;
-    return DeviceClass::Unknown;
+    return classOf(parseDeviceString(SL->getString()));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
     return merge(classify(CO->getTrueExpr(), Depth + 1),

@@ -121,12 +121,13 @@ bool isDeviceClass(QualType T) {
   return hasQualifiedName(recordOf(T), "Device", {"c10"});
 }
 
-bool isDeviceTypeEnum(QualType T) {
-  if (T.isNull())
-    return false;
-  const auto *ET =
-      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+/// The fact a device literal gives, when it names the CPU or CUDA.
+std::optional<DeviceFact::Kind> factKind(DeviceLiteral L) {
+  if (L == DeviceLiteral::CPU)
+    return DeviceFact::CPU;
+  if (L == DeviceLiteral::CUDA)
+    return DeviceFact::CUDA;
+  return std::nullopt;
 }
 
 bool isOptionsClass(QualType T) {
@@ -739,14 +740,9 @@ private:
       return DeviceFact::unknown();
     E = strip(E);
     if (isDeviceTypeEnum(E->getType())) {
-      Expr::EvalResult R;
-      if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
-        int64_t V = R.Val.getInt().getExtValue();
-        if (V == 0)
-          return DeviceFact::make(DeviceFact::CPU, E);
-        if (V == 1)
-          return DeviceFact::make(DeviceFact::CUDA, E);
-      }
+      if (std::optional<DeviceLiteral> L = deviceTypeOf(E, Ctx))
+        if (std::optional<DeviceFact::Kind> K = factKind(*L))
+          return DeviceFact::make(*K, E);
       if (const auto *CO = dyn_cast<ConditionalOperator>(E))
         return join(evalDevice(CO->getTrueExpr(), St, Depth + 1),
                     evalDevice(CO->getFalseExpr(), St, Depth + 1));
@@ -768,11 +764,9 @@ private:
         if (SC->getNumArgs() >= 1)
           Str = strip(SC->getArg(0));
       if (const auto *SL = dyn_cast<StringLiteral>(Str)) {
-        StringRef S = SL->getString();
-        if (S == "cpu")
-          return DeviceFact::make(DeviceFact::CPU, CE);
-        if (S == "cuda" || S.starts_with("cuda:"))
-          return DeviceFact::make(DeviceFact::CUDA, CE);
+        if (std::optional<DeviceFact::Kind> K =
+                factKind(parseDeviceString(SL->getString())))
+          return DeviceFact::make(*K, CE);
         return DeviceFact::unknown();
       }
       return evalDevice(A0, St, Depth + 1);

@@ -5,7 +5,9 @@
 #include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
 
@@ -207,6 +209,53 @@ MemberClass classifyMemberType(QualType T) {
     C.IsSharedPtr = true;
   }
   return C;
+}
+
+bool isDeviceTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET =
+      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+}
+
+DeviceLiteral deviceTypeLiteral(llvm::StringRef Enumerator) {
+  if (Enumerator == "CPU")
+    return DeviceLiteral::CPU;
+  if (Enumerator == "CUDA" || Enumerator == "HIP")
+    return DeviceLiteral::CUDA;
+  return DeviceLiteral::Other;
+}
+
+DeviceLiteral parseDeviceString(llvm::StringRef S) {
+  auto [Type, Index] = S.split(':');
+  if (Type.empty() || !llvm::all_of(Type, [](char C) {
+        return (C >= 'a' && C <= 'z') || C == '_';
+      }))
+    return DeviceLiteral::Invalid;
+  if (S.contains(':') &&
+      (Index.empty() || !llvm::all_of(Index, llvm::isDigit)))
+    return DeviceLiteral::Invalid;
+  if (Type == "cpu")
+    return DeviceLiteral::CPU;
+  if (Type == "cuda" || Type == "hip")
+    return DeviceLiteral::CUDA;
+  return DeviceLiteral::Other;
+}
+
+std::optional<DeviceLiteral> deviceTypeOf(const Expr *E,
+                                          const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || !isDeviceTypeEnum(E->getType()))
+    return std::nullopt;
+  const auto *ET =
+      E->getType().getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  for (const EnumConstantDecl *C : ET->getDecl()->enumerators())
+    if (llvm::APSInt::isSameValue(C->getInitVal(), R.Val.getInt()))
+      return deviceTypeLiteral(C->getName());
+  return std::nullopt;
 }
 
 } // namespace torchtidy

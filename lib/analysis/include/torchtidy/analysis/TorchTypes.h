@@ -16,6 +16,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace torchtidy {
 
 /// True when \p D is named \p Name and sits in exactly the namespaces
@@ -53,6 +55,33 @@ clang::QualType getContainerElementType(clang::QualType T);
 
 /// The `T` of `c10::optional<T>` / `std::optional<T>`, else a null type.
 clang::QualType getOptionalValueType(clang::QualType T);
+
+/// `c10::DeviceType`, the enum of kCPU, kCUDA...
+bool isDeviceTypeEnum(clang::QualType T);
+
+/// What a device literal names, for every device model of the analyses.
+/// HIP is decided here, once: it counts as CUDA. ROCm builds of LibTorch run
+/// their "cuda" devices on AMD GPUs, and work on a kHIP device is
+/// asynchronous GPU work with CUDA's failure modes, on another device than
+/// the CPU.
+enum class DeviceLiteral {
+  CPU,
+  CUDA,
+  Other,  ///< a device type of its own: "mps", "xla:1", kMeta
+  Invalid ///< not a device string: c10::Device would throw
+};
+
+/// A device string as c10::Device parses it: a device type and an optional
+/// `:index` ("cpu", "cuda", "cuda:1", "hip:0", "mps").
+DeviceLiteral parseDeviceString(llvm::StringRef S);
+
+/// A c10::DeviceType enumerator by name ("CPU", "CUDA", "HIP", "Meta").
+DeviceLiteral deviceTypeLiteral(llvm::StringRef Enumerator);
+
+/// The c10::DeviceType enumerator the constant \p E evaluates to, by its
+/// name; nothing when \p E is not such a constant.
+std::optional<DeviceLiteral> deviceTypeOf(const clang::Expr *E,
+                                          const clang::ASTContext &Ctx);
 
 /// What a data member of a module holds, as far as registration cares.
 struct MemberClass {
