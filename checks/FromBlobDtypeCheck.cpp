@@ -119,10 +119,8 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
   // Not a Device or ScalarType converted to options.
   const bool Converted = isa_and_nonnull<CXXConstructExpr>(Options) &&
                          !isa<CXXTemporaryObjectExpr>(Options);
-  const auto *RD = Options ? Options->getType()->getAsCXXRecordDecl() : nullptr;
-  if (RD && !Converted &&
-      (torchtidy::hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-       torchtidy::hasQualifiedName(RD, "TensorOptions", {"at"})) &&
+  if (Options && !Converted &&
+      torchtidy::isTensorOptionsClass(Options->getType()) &&
       !Options->getBeginLoc().isMacroID() &&
       !Options->getEndLoc().isMacroID()) {
     SourceLocation After =

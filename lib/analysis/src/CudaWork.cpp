@@ -65,23 +65,6 @@ static const Expr *strip(const Expr *E) {
   return peel::peel(E, peel::Converted);
 }
 
-static const CXXRecordDecl *recordOf(QualType T) {
-  if (T.isNull())
-    return nullptr;
-  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
-
-static bool isDeviceClass(QualType T) {
-  return hasQualifiedName(recordOf(T), "Device", {"c10"});
-}
-
-static bool isTensorOptions(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  // c10::TensorOptions in LibTorch, at::TensorOptions in older releases.
-  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-         hasQualifiedName(RD, "TensorOptions", {"at"});
-}
-
 bool isDeviceValued(QualType T) {
   if (T.isNull())
     return false;
@@ -92,11 +75,11 @@ bool isDeviceValued(QualType T) {
 }
 
 bool carriesDevice(QualType T) {
-  return isDeviceValued(T) || isTensorOptions(T);
+  return isDeviceValued(T) || isTensorOptionsClass(T);
 }
 
 static bool isStringType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
+  const CXXRecordDecl *RD = namedRecord(T);
   return hasQualifiedName(RD, "basic_string", {"std"});
 }
 
@@ -175,7 +158,8 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
     DeviceClass C = deviceTypeValue(E);
     if (C != DeviceClass::Unknown)
       return C;
-  } else if (!isDeviceValued(T) && !isTensorOptions(T) && !isStringType(T)) {
+  } else if (!isDeviceValued(T) && !isTensorOptionsClass(T) &&
+             !isStringType(T)) {
     // A dtype, a layout, a nullopt...: says nothing about the device.
     return DeviceClass::NotADevice;
   }
@@ -183,7 +167,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       // TensorOptions() and an empty optional carry no device.
-      return isTensorOptions(T) || !getOptionalValueType(T).isNull()
+      return isTensorOptionsClass(T) || !getOptionalValueType(T).isNull()
                  ? DeviceClass::NotADevice
                  : DeviceClass::Unknown;
     // Device(kCUDA, 1), Device("cuda:1"), TensorOptions(kCUDA), copies, and
@@ -191,7 +175,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
     // (the second, after c10::in_place).
     unsigned I = 0;
     if (CE->getNumArgs() > 1) {
-      const CXXRecordDecl *Tag = recordOf(CE->getArg(0)->getType());
+      const CXXRecordDecl *Tag = namedRecord(CE->getArg(0)->getType());
       if (Tag && Tag->getIdentifier() && Tag->getName() == "in_place_t")
         I = 1;
     }
@@ -203,7 +187,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && isTensorOptions(compat::recordType(MD->getParent()))) {
+    if (MD && isTensorOptionsClass(compat::recordType(MD->getParent()))) {
       if ((callFacts(MC) & op::OptionsDevice) && MC->getNumArgs() > 0)
         return classify(MC->getArg(0), Depth + 1);
       // .dtype(), .requires_grad(), .layout()...: keep the object's device.

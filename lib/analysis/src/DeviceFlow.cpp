@@ -111,16 +111,6 @@ namespace {
 
 enum class ValueKind : uint8_t { None, Tensor, Device, Options, Module };
 
-const CXXRecordDecl *recordOf(QualType T) {
-  if (T.isNull())
-    return nullptr;
-  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
-
-bool isDeviceClass(QualType T) {
-  return hasQualifiedName(recordOf(T), "Device", {"c10"});
-}
-
 /// The fact a device literal gives, when it names the CPU or CUDA.
 std::optional<DeviceFact::Kind> factKind(DeviceLiteral L) {
   if (L == DeviceLiteral::CPU)
@@ -128,12 +118,6 @@ std::optional<DeviceFact::Kind> factKind(DeviceLiteral L) {
   if (L == DeviceLiteral::CUDA)
     return DeviceFact::CUDA;
   return std::nullopt;
-}
-
-bool isOptionsClass(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-         hasQualifiedName(RD, "TensorOptions", {"at"});
 }
 
 bool isTensor(QualType T) {
@@ -147,7 +131,7 @@ bool isModuleValue(QualType T) {
   QualType NR = T.getNonReferenceType();
   if (getHolderModule(NR) || getSharedPtrModule(NR))
     return true;
-  const CXXRecordDecl *RD = recordOf(NR);
+  const CXXRecordDecl *RD = namedRecord(NR);
   return RD && isModuleClass(RD);
 }
 
@@ -156,7 +140,7 @@ ValueKind kindOf(QualType T) {
     return ValueKind::Tensor;
   if (isDeviceClass(T))
     return ValueKind::Device;
-  if (isOptionsClass(T))
+  if (isTensorOptionsClass(T))
     return ValueKind::Options;
   if (isModuleValue(T))
     return ValueKind::Module;
@@ -660,7 +644,7 @@ private:
     // Free LibTorch functions returning a tensor.
     const Expr *OptionsArg = nullptr;
     for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
-      if (isOptionsClass(FD->getParamDecl(I)->getType()))
+      if (isTensorOptionsClass(FD->getParamDecl(I)->getType()))
         OptionsArg = Call->getArg(I);
     const uint64_t Facts = opFacts(Name, op::Aten);
     if (Facts & op::Factory) {
@@ -713,7 +697,7 @@ private:
     DeviceFact F;
     if (isDeviceClass(P0) || isDeviceTypeEnum(P0)) {
       F = evalDevice(A0, St, Depth + 1);
-    } else if (isOptionsClass(P0)) {
+    } else if (isTensorOptionsClass(P0)) {
       F = evalOptions(A0, St, Depth + 1);
       if (F.K == DeviceFact::NoDevice)
         return Self; // to(dtype) spelled through options
@@ -797,7 +781,7 @@ private:
       return join(evalOptions(CO->getTrueExpr(), St, Depth + 1),
                   evalOptions(CO->getFalseExpr(), St, Depth + 1));
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      if (!isOptionsClass(CE->getType()))
+      if (!isTensorOptionsClass(CE->getType()))
         return DeviceFact::unknown();
       if (CE->getNumArgs() == 0)
         return DeviceFact::make(DeviceFact::NoDevice, E);

@@ -20,22 +20,6 @@ namespace torchtidy {
 
 namespace {
 
-const CXXRecordDecl *recordOf(QualType T) {
-  if (T.isNull())
-    return nullptr;
-  return T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
-
-bool isOptionsType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-         hasQualifiedName(RD, "TensorOptions", {"at"});
-}
-
-bool isDeviceRecord(QualType T) {
-  return hasQualifiedName(recordOf(T), "Device", {"c10"});
-}
-
 /// Looks through what the compiler adds: parens, implicit casts,
 /// temporaries, cleanups, copies, and implicit converting constructions
 /// (`kCUDA` passed as TensorOptions). A construction the user wrote
@@ -59,7 +43,7 @@ const CXXConstructExpr *writtenConstruction(const Expr *E) {
 const Expr *deviceSpelling(const Expr *E) {
   E = unwrap(E);
   for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
-    if (!isOptionsType(E->getType()))
+    if (!isTensorOptionsClass(E->getType()))
       return E;
     if (const CXXConstructExpr *CE = writtenConstruction(E)) {
       if (CE->getNumArgs() >= 1 && isDeviceValued(CE->getArg(0)->getType())) {
@@ -259,7 +243,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
         ++Written;
     if (Written == 1 && CE->getNumArgs() >= 1 &&
         (carriesDevice(CE->getArg(0)->getType()) ||
-         isOptionsType(CE->getArg(0)->getType()))) {
+         isTensorOptionsClass(CE->getArg(0)->getType()))) {
       FixedDevice R = classify(CE->getArg(0), Depth + 1);
       if (R && R.K == FixedDevice::Literal)
         R.Spelling = S;
@@ -278,7 +262,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
     return {};
   // Device(type, 0): whatever the type, the index is fixed.
   if (const CXXConstructExpr *CE = writtenConstruction(Bare);
-      CE && isDeviceRecord(CE->getType()) && CE->getNumArgs() >= 2 &&
+      CE && isDeviceClass(CE->getType()) && CE->getNumArgs() >= 2 &&
       !isa<CXXDefaultArgExpr>(CE->getArg(1))) {
     if (isa<IntegerLiteral>(CE->getArg(1)->IgnoreParenImpCasts())) {
       FixedDevice R;
@@ -416,12 +400,12 @@ bool makesZeroDim(const CallExpr *Call) {
     QualType T = unwrap(Call->getArg(0))->getType();
     if (T->isArithmeticType())
       return true;
-    if (const CXXRecordDecl *RD = recordOf(T))
+    if (const CXXRecordDecl *RD = namedRecord(T))
       if (RD->getIdentifier() && RD->getName() == "Scalar")
         return true;
   }
   for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
-    const CXXRecordDecl *RD = recordOf(FD->getParamDecl(I)->getType());
+    const CXXRecordDecl *RD = namedRecord(FD->getParamDecl(I)->getType());
     if (!RD || !RD->getIdentifier() || RD->getName() != "ArrayRef")
       continue;
     const Expr *Arg = Call->getArg(I)->IgnoreImplicit();

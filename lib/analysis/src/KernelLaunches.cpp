@@ -33,16 +33,6 @@ namespace {
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
 const Expr *unwrap(const Expr *E) { return peel::peel(E, peel::Copied); }
 
-/// The record \p T names, ignoring references and qualifiers.
-const CXXRecordDecl *recordOf(QualType T) {
-  return T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
-}
-
-bool isDeviceType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  return RD && hasQualifiedName(RD, "Device", {"c10"});
-}
-
 /// `c10::DeviceType`, `c10::ScalarType`: enums of c10 by name.
 bool isC10Enum(QualType T, llvm::StringRef Name) {
   const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
@@ -51,13 +41,13 @@ bool isC10Enum(QualType T, llvm::StringRef Name) {
 
 /// caffe2::TypeMeta, what Tensor::dtype() returns.
 bool isTypeMeta(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
+  const CXXRecordDecl *RD = namedRecord(T);
   return RD && hasQualifiedName(RD, "TypeMeta", {"caffe2"});
 }
 
 /// at::DeprecatedTypeProperties, what the legacy Tensor::type() returns.
 bool isDeprecatedTypeProperties(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
+  const CXXRecordDecl *RD = namedRecord(T);
   return RD && hasQualifiedName(RD, "DeprecatedTypeProperties", {"at"});
 }
 
@@ -72,7 +62,7 @@ bool isCudaStreamType(QualType T) {
 
 /// PackedTensorAccessor32/64, GenericPackedTensorAccessor (at::).
 bool isAccessorType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
+  const CXXRecordDecl *RD = namedRecord(T);
   return RD && (hasQualifiedName(RD, "GenericPackedTensorAccessor", {"at"}) ||
                 hasQualifiedName(RD, "PackedTensorAccessor32", {"at"}) ||
                 hasQualifiedName(RD, "PackedTensorAccessor64", {"at"}));
@@ -81,7 +71,7 @@ bool isAccessorType(QualType T) {
 /// The element type of an accessor type, else a null type.
 QualType accessorElement(QualType T) {
   const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(namedRecord(T));
   if (!Spec || Spec->getTemplateArgs().size() < 1 ||
       Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return {};
@@ -358,7 +348,7 @@ struct KernelLaunchAnalysis::Impl {
     E = unwrap(E);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       if (!isTensorMethod(MC->getMethodDecl()) &&
-          isDeviceType(MC->getImplicitObjectArgument()->getType()) &&
+          isDeviceClass(MC->getImplicitObjectArgument()->getType()) &&
           isC10Enum(MC->getType(), "DeviceType"))
         E = unwrap(MC->getImplicitObjectArgument());
     const CXXMemberCallExpr *MC = tensorMethodCall(E);
@@ -423,7 +413,7 @@ struct KernelLaunchAnalysis::Impl {
       if (Facts & op::TestsCuda) {
         if (isTensorType(Obj->getType()))
           Add(directVariable(Obj), Guard::Cuda);
-        else if (isDeviceType(Obj->getType()))
+        else if (isDeviceClass(Obj->getType()))
           Add(deviceOwner(Obj), Guard::Cuda);
       }
       if ((Facts & op::Contiguity) && MC->getType()->isBooleanType() &&
@@ -805,8 +795,7 @@ struct KernelLaunchAnalysis::Impl {
     Opts = nullptr;
     for (unsigned I = Call->getNumArgs(); I-- > 0;) {
       const Expr *A = Call->getArg(I);
-      const CXXRecordDecl *RD = recordOf(A->getType());
-      if (RD && RD->getIdentifier() && RD->getName() == "TensorOptions") {
+      if (isTensorOptionsClass(A->getType())) {
         Opts = isa<CXXDefaultArgExpr>(A) ? nullptr : A;
         return true;
       }
@@ -1501,7 +1490,7 @@ struct KernelLaunchAnalysis::Impl {
   }
 
   static bool isDim3(QualType T) {
-    const CXXRecordDecl *RD = recordOf(T);
+    const CXXRecordDecl *RD = namedRecord(T);
     return RD && RD->getIdentifier() && RD->getName() == "dim3" &&
            RD->getDeclContext()->getRedeclContext()->isTranslationUnit();
   }

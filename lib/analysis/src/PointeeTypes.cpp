@@ -47,7 +47,7 @@ bool isRecordNamed(QualType T, llvm::StringRef Name,
 }
 
 bool isDeviceValue(QualType T) {
-  if (isRecordNamed(T, "Device", {"c10"}))
+  if (isDeviceClass(T))
     return true;
   const auto *ET = T.getCanonicalType()->getAs<EnumType>();
   return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});

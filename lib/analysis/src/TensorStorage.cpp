@@ -194,12 +194,6 @@ static bool isStdFunction(QualType T) {
          RD->isInStdNamespace();
 }
 
-static bool isTensorOptions(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && (hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-                hasQualifiedName(RD, "TensorOptions", {"at"}));
-}
-
 std::optional<FromBlobCall> matchFromBlob(const CallExpr *Call) {
   if (!Call || !(callFacts(Call) & op::WrapsMemory) || Call->getNumArgs() < 2)
     return std::nullopt;
@@ -217,13 +211,13 @@ std::optional<FromBlobCall> matchFromBlob(const CallExpr *Call) {
       LastWritten = I;
     if (isStdFunction(PT))
       B.HasDeleter = true;
-    else if (isTensorOptions(PT) && Written)
+    else if (isTensorOptionsClass(PT) && Written)
       B.Options = Arg;
   }
   B.LastWritten = Call->getArg(LastWritten);
   B.OptionsParamFollows =
       LastWritten + 1 < FD->getNumParams() &&
-      isTensorOptions(FD->getParamDecl(LastWritten + 1)->getType());
+      isTensorOptionsClass(FD->getParamDecl(LastWritten + 1)->getType());
   return B;
 }
 

@@ -211,6 +211,20 @@ MemberClass classifyMemberType(QualType T) {
   return C;
 }
 
+const CXXRecordDecl *namedRecord(QualType T) {
+  return T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+}
+
+bool isDeviceClass(QualType T) {
+  return hasQualifiedName(namedRecord(T), "Device", {"c10"});
+}
+
+bool isTensorOptionsClass(QualType T) {
+  const CXXRecordDecl *RD = namedRecord(T);
+  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
+         hasQualifiedName(RD, "TensorOptions", {"at"});
+}
+
 bool isDeviceTypeEnum(QualType T) {
   if (T.isNull())
     return false;
@@ -233,8 +247,7 @@ DeviceLiteral parseDeviceString(llvm::StringRef S) {
         return (C >= 'a' && C <= 'z') || C == '_';
       }))
     return DeviceLiteral::Invalid;
-  if (S.contains(':') &&
-      (Index.empty() || !llvm::all_of(Index, llvm::isDigit)))
+  if (S.contains(':') && (Index.empty() || !llvm::all_of(Index, llvm::isDigit)))
     return DeviceLiteral::Invalid;
   if (Type == "cpu")
     return DeviceLiteral::CPU;

@@ -25,6 +25,16 @@ namespace torchtidy {
 bool hasQualifiedName(const clang::NamedDecl *D, llvm::StringRef Name,
                       llvm::ArrayRef<llvm::StringRef> Namespaces);
 
+/// The class \p T names, through references, qualifiers and sugar, else
+/// null.
+const clang::CXXRecordDecl *namedRecord(clang::QualType T);
+
+/// `c10::Device` under any alias (`torch::Device`).
+bool isDeviceClass(clang::QualType T);
+
+/// `c10::TensorOptions` under any alias (`torch::TensorOptions`).
+bool isTensorOptionsClass(clang::QualType T);
+
 /// `at::Tensor` under any alias (`torch::Tensor`, `torch::autograd::Variable`).
 bool isTensorType(clang::QualType T);
 
