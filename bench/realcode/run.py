@@ -326,11 +326,22 @@ def compare(findings, labels, projects_run, checks_run=()):
     # two bugs of one check at one place (a launch on the default stream
     # whose grid can also be empty) need two findings. Bugs with fewer
     # candidates choose first, each the nearest finding left.
+    # A reader may name a macro's body where the check reports each
+    # expansion of it (the written launch, the diagnostics' location):
+    # labels.json's "reported_at" rows give those lines, with the reason.
     listed = [b for b in labels.get("known_bugs", []) if b["project"] in projects_run]
+    also = {}
+    for a in labels.get("reported_at", []):
+        also.setdefault((a["project"], a["file"], int(a["line"]), a["check"]),
+                        set()).update(int(l) for l in a["lines"])
+
+    def is_near(f, bug):
+        line = int(f["line"])
+        return abs(line - int(bug["line"])) <= BUG_LINES or line in also.get(
+            (bug["project"], bug["file"], int(bug["line"]), bug["check"]), ())
     near = [[i for i, f in enumerate(findings)
              if f["project"] == bug["project"] and f["file"] == bug["file"] and
-             f["check"] == bug["check"] and
-             abs(int(f["line"]) - int(bug["line"])) <= BUG_LINES] for bug in listed]
+             f["check"] == bug["check"] and is_near(f, bug)] for bug in listed]
     used, chosen = set(), {}
     for b in sorted(range(len(listed)), key=lambda b: (len(near[b]), b)):
         left = [i for i in near[b] if i not in used]
