@@ -301,12 +301,24 @@ struct BucketImpl : torch::nn::Module {
     return table(torch::searchsorted(edges_, x));
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 'torch::searchsorted(edges_, x)' can reach n_, outside [0, n_) of Embedding 'table'
   }
+  // A producer gives positions along the dimension it works over: one
+  // wider than the table's rows leaves it.
+  torch::Tensor producedFromWider(torch::Tensor x) {
+    auto scores = torch::zeros({4, n_ + 1});
+    return table(scores.argmax(1)) +
+           table(torch::multinomial(torch::ones({2, n_ + 1}), 1));
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: warning: index 'scores.argmax(1)' can reach n_, outside [0, n_) of Embedding 'table'
+    // CHECK-MESSAGES: :[[@LINE-2]]:12: warning: index 'torch::multinomial(torch::ones({2, n_ + 1}), 1)' can reach n_, outside [0, n_) of Embedding 'table'
+  }
   // Within the rows: clamp to n - 1, remainder by n, fmod of values that
-  // are not negative, n + 1 rows for the buckets.
+  // are not negative, n + 1 rows for the buckets, producers over a
+  // dimension of n.
   torch::Tensor inRange(torch::Tensor ids, torch::Tensor x) {
     return table(ids.clamp(0, n_ - 1)) + table(ids.remainder(n_)) +
            table(torch::fmod(torch::arange(x.size(0)), n_)) +
-           wide(torch::bucketize(x, edges_));
+           wide(torch::bucketize(x, edges_)) +
+           table(torch::zeros({3, n_}).argmax(-1)) +
+           table(std::get<1>(torch::zeros({n_}).sort()));
   }
   int64_t n_;
   torch::Tensor edges_;
@@ -463,15 +475,21 @@ torch::Tensor trainStep(torch::nn::Embedding emb, torch::Tensor logits,
 struct SilentImpl : torch::nn::Module {
   SilentImpl() { emb = register_module("emb", torch::nn::Embedding(100, 8)); }
 
-  // Producers: in range of what they index by construction.
+  // Producers: in range of the dimension they work over, which nothing
+  // here compares with the rows: no evidence, and no proof either.
   torch::Tensor producers(torch::Tensor logits, torch::Tensor probs) {
     auto a = emb(logits.argmax(1));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:14: warning: index 'logits.argmax(1)' reaches Embedding 'emb' without a bounds check
     auto [values, top] = logits.topk(5);
     auto b = emb(top);
     auto c = emb(std::get<1>(logits.sort(1)));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:14: warning: index 'std::get<1>(logits.sort(1))' reaches Embedding 'emb' without a bounds check
     auto d = emb(logits.argsort(1));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:14: warning: index 'logits.argsort(1)' reaches Embedding 'emb' without a bounds check
     auto e = emb(logits.nonzero());
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:14: warning: index 'logits.nonzero()' reaches Embedding 'emb' without a bounds check
     auto f = emb(torch::multinomial(probs, 4));
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:14: warning: index 'torch::multinomial(probs, 4)' reaches Embedding 'emb' without a bounds check
     auto g = emb(torch::randperm(100));
     auto h = emb(torch::randint(0, 100, {8}));
     auto i = emb(torch::arange(100));
@@ -482,9 +500,10 @@ struct SilentImpl : torch::nn::Module {
     return x.index_select(0, torch::randperm(x.size(0))) +
            x.index_select(1, torch::arange(x.size(1)));
   }
-  // Value-preserving ops and sub-ranges of a safe index, also in a loop.
-  torch::Tensor kept(torch::Tensor logits, int64_t n) {
-    auto order = logits.argsort(0);
+  // Value-preserving ops and sub-ranges of a safe index, also in a loop:
+  // positions along a dimension of the table's 100 rows.
+  torch::Tensor kept(int64_t n) {
+    auto order = torch::zeros({100, 3}).argsort(0);
     auto a = emb(order.slice(0, 0, 4));
     auto b = emb(order.narrow(0, 1, 2).view({-1}).unsqueeze(0));
     auto c = emb(order.split(2, 0).at(1));
@@ -499,6 +518,7 @@ struct SilentImpl : torch::nn::Module {
   torch::Tensor fromHelper(torch::Tensor logits) {
     auto ids = pick(logits);
     return emb(ids);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'ids' reaches Embedding 'emb' without a bounds check
   }
   // A table sized from the same data, and bounded values.
   torch::Tensor sizedFromData(torch::Tensor ids) {

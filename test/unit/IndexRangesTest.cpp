@@ -136,11 +136,20 @@ TEST(IndexRanges, Ranges) {
   EXPECT_EQ(range("void f(torch::Tensor ids, torch::Tensor m) {"
                   " ids.masked_fill_(m, -100); sink(ids); }"),
             "sentinel {-100} | opaque");
+  // A producer gives positions along the dimension it works over.
   EXPECT_EQ(
       range("void f(torch::Tensor x) { sink(x.argsort(0).slice(0, 0, 2)); }"),
-      "produced");
+      "interval [0, x.size(0))");
   EXPECT_EQ(range("void f(torch::Tensor x) { sink(x.argmax(0) + 1); }"),
-            "opaque");
+            "interval [1, x.size(0) + 1)");
+  EXPECT_EQ(range("void f() { sink(torch::zeros({2, 7}).argmax(-1)); }"),
+            "interval [0, 7)");
+  // nonzero gives positions along every dimension; argmax() the flattened
+  // tensor's: no size bounds them here.
+  EXPECT_EQ(range("void f(torch::Tensor x) { sink(x.nonzero()); }"),
+            "interval [0, ?)");
+  EXPECT_EQ(range("void f(torch::Tensor x) { sink(x.argmax()); }"),
+            "interval [0, ?)");
   EXPECT_EQ(range("void f(const std::vector<std::string> &s) {"
                   " std::vector<int64_t> v;"
                   " for (const auto &t : s) v.push_back(std::stoll(t));"

@@ -867,6 +867,55 @@ struct IndexRangeAnalysis::Impl {
 
   //--- Ranges ------------------------------------------------------------
 
+  /// The dimension an index producer works over: the argument of its
+  /// `dim` parameter (its default when not written). Without one, a
+  /// producer that takes more than its tensor (multinomial(n)) samples the
+  /// last dimension, and one that takes only its tensor (nonzero()) gives
+  /// positions along every dimension: nothing. Nothing too when the
+  /// dimension is not a constant, or the op reads the flattened tensor
+  /// (argmax() with no dim).
+  std::optional<int64_t> producerDim(const CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return std::nullopt;
+    const unsigned OwnTensor = isa<CXXMethodDecl>(Callee) ? 0 : 1;
+    for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
+      const ParmVarDecl *Param = Callee->getParamDecl(P);
+      if (!Param->getIdentifier() || Param->getName() != "dim")
+        continue;
+      const Expr *A = P < Call->getNumArgs() ? Call->getArg(P) : nullptr;
+      if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(A))
+        A = Default->getExpr();
+      int64_t Dim = 0;
+      if (A && evaluateInt(A, Ctx, Dim))
+        return Dim;
+      return std::nullopt;
+    }
+    if (Callee->getNumParams() > OwnTensor)
+      return -1;
+    return std::nullopt;
+  }
+
+  /// What an index producer gives (argmax, topk, sort, argsort,
+  /// multinomial, nonzero): positions along the dimension it works over, in
+  /// [0, size(dim)) of the tensor it reads, which says nothing of another
+  /// table unless that size is shown to be at most the table's rows. The
+  /// bound is the op's, not a length: an unknown size is no evidence. zeros
+  /// gives 0.
+  IndexRange producedRange(const FunctionDecl *FD, const CallExpr *Call,
+                           uint64_t Facts) {
+    if (Facts & (op::Factory | op::LikeFactory))
+      return IndexRange::produced();
+    const Expr *Source = argAt(Call, 0);
+    Quantity Hi;
+    if (Source && isTensorType(Source->getType().getNonReferenceType()))
+      if (std::optional<int64_t> Dim = producerDim(Call))
+        Hi = tensorDim(FD, Source, *Dim, nullptr);
+    IndexRange R = interval(Quantity::constant(0, nullptr), Hi, Call);
+    R.OpBound = true;
+    return R;
+  }
+
   IndexRange interval(const Quantity &Lo, const Quantity &Hi, const Expr *At) {
     IndexRange R;
     R.HasInterval = true;
@@ -1165,7 +1214,7 @@ struct IndexRangeAnalysis::Impl {
     constexpr uint64_t Intervals =
         op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
     if ((Facts & op::IndexProducer) && !(Facts & Intervals))
-      return IndexRange::produced();
+      return producedRange(FD, Call, Facts);
     if (Facts & (op::BoundsClamp | op::BoundsModulo | op::Bucketizes))
       return boundedRange(FD, Call, Facts);
     // ids + k, ids - k, k + ids (member or free operators).
@@ -2210,7 +2259,9 @@ struct IndexRangeAnalysis::Impl {
             return E;
           }
         }
-    return None;
+    // No evidence: what is known of the range (in range, or only bounded by
+    // an op, for ReportParameters).
+    return Here;
   }
 
   static bool sameClass(const FunctionDecl *A, const FunctionDecl *B) {
