@@ -36,6 +36,20 @@ inline const clang::CXXRecordDecl *findClass(clang::ASTUnit &AST,
                          : Matches.front().getNodeAs<clang::CXXRecordDecl>("c");
 }
 
+/// The value the first return statement of the function named \p Name
+/// returns (what the tests ask about: `... f(...) { return e; }`), else
+/// null.
+inline const clang::Expr *returnedBy(clang::ASTUnit &AST,
+                                     llvm::StringRef Name = "f") {
+  using namespace clang::ast_matchers;
+  auto Rets =
+      match(returnStmt(forCallable(functionDecl(hasName(Name)))).bind("r"),
+            AST.getASTContext());
+  return Rets.empty()
+             ? nullptr
+             : Rets.front().getNodeAs<clang::ReturnStmt>("r")->getRetValue();
+}
+
 inline const clang::FieldDecl *findField(const clang::CXXRecordDecl *RD,
                                          llvm::StringRef Name) {
   for (const clang::FieldDecl *FD : RD->fields())

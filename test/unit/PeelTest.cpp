@@ -18,13 +18,10 @@ std::string peeled(const std::string &Code, unsigned Set) {
   auto AST = parse(Code);
   if (!AST)
     return "<no AST>";
-  auto &Ctx = AST->getASTContext();
-  auto Rets =
-      match(returnStmt(forCallable(functionDecl(hasName("f")))).bind("r"), Ctx);
-  if (Rets.empty())
+  const clang::Expr *Returned = returnedBy(*AST);
+  if (!Returned)
     return "<no return in f>";
-  const auto *Ret = Rets.front().getNodeAs<clang::ReturnStmt>("r");
-  const clang::Expr *E = peel::peel(Ret->getRetValue(), Set);
+  const clang::Expr *E = peel::peel(Returned, Set);
   std::string Out = E->getStmtClassName();
   if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(E))
     Out += " " + DRE->getDecl()->getNameAsString();
