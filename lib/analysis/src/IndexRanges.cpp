@@ -87,8 +87,6 @@ const Expr *unwrap(const Expr *E) {
                            peel::ConvertingConstructions);
 }
 
-const Expr *unwrap(const Expr *E);
-
 bool evaluateInt(const Expr *E, const ASTContext &Ctx, int64_t &Out) {
   E = unwrap(E);
   if (!E || E->isValueDependent() || E->isTypeDependent())
@@ -753,8 +751,6 @@ struct IndexRangeAnalysis::Impl {
     if (!E || Steps > limits::HelperDepth)
       return {};
     E = unwrap(E);
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = unwrap(FC->getSubExpr());
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
         return rowsOfConstruction(FD, Call->getArg(1), Steps + 1);
@@ -1751,9 +1747,8 @@ struct IndexRangeAnalysis::Impl {
       llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 1));
       if (Dim < 0 || Dim >= static_cast<int64_t>(Parts.size()))
         return {};
+      // unwrap looks through the functional cast of `Slice(...)` too.
       const Expr *Part = unwrap(Parts[Dim]);
-      if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Part))
-        Part = unwrap(FC->getSubExpr());
       const auto *Ctor = dyn_cast<CXXConstructExpr>(Part);
       const CXXRecordDecl *RD =
           Ctor ? Ctor->getType()->getAsCXXRecordDecl() : nullptr;

@@ -33,7 +33,7 @@ namespace {
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
 const Expr *unwrap(const Expr *E) { return peel::peel(E, peel::Copied); }
 
-/// `c10::DeviceType`, `c10::ScalarType`: enums of c10 by name.
+/// `c10::ScalarType` (or another enum of c10), by name.
 bool isC10Enum(QualType T, llvm::StringRef Name) {
   const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
   return ET && hasQualifiedName(ET->getDecl(), Name, {"c10"});
@@ -349,7 +349,7 @@ struct KernelLaunchAnalysis::Impl {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       if (!isTensorMethod(MC->getMethodDecl()) &&
           isDeviceClass(MC->getImplicitObjectArgument()->getType()) &&
-          isC10Enum(MC->getType(), "DeviceType"))
+          isDeviceTypeEnum(MC->getType()))
         E = unwrap(MC->getImplicitObjectArgument());
     const CXXMemberCallExpr *MC = tensorMethodCall(E);
     if (!MC || !(callFacts(MC) & op::DeviceOfTensor))

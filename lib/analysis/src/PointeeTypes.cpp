@@ -47,10 +47,7 @@ bool isRecordNamed(QualType T, llvm::StringRef Name,
 }
 
 bool isDeviceValue(QualType T) {
-  if (isDeviceClass(T))
-    return true;
-  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+  return isDeviceClass(T) || isDeviceTypeEnum(T);
 }
 
 /// The initialiser of a local variable that nothing in its function
