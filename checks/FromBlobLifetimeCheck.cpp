@@ -2,6 +2,7 @@
 
 #include "FromBlobLifetimeCheck.h"
 #include "MemoryText.h"
+#include "SourceText.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -38,6 +39,10 @@ void FromBlobLifetimeCheck::report(const BlobEscape &E, ASTContext &Ctx) {
   const SourceLocation Loc = Call->getBeginLoc();
   if (!Reported.insert(Loc.getRawEncoding()).second)
     return;
+  if (E.Buffer.K == BufferOrigin::Temporary) {
+    reportTemporary(E, Ctx);
+    return;
+  }
   const std::string Owner = E.Buffer.Owner->getNameAsString();
   const std::string Buffer =
       E.Buffer.K == BufferOrigin::Pointer
@@ -64,13 +69,7 @@ void FromBlobLifetimeCheck::report(const BlobEscape &E, ASTContext &Ctx) {
                         "at the latest when the function returns: %3")
                   << Buffer << describeStore(E.Kept, Ctx) << Owner
                   << Consequence;
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (!Call->getEndLoc().isMacroID() && !Loc.isMacroID()) {
-      SourceLocation After =
-          Lexer::getLocForEndOfToken(Call->getEndLoc(), 0, SM, getLangOpts());
-      if (After.isValid())
-        Diag << FixItHint::CreateInsertion(After, ".clone()");
-    }
+    addCloneFix(Diag, Call, Ctx);
   }
   if (E.Kept.MayAliasOp)
     if (const auto *Op = dyn_cast<CallExpr>(E.Kept.MayAliasOp))
@@ -89,6 +88,51 @@ void FromBlobLifetimeCheck::report(const BlobEscape &E, ASTContext &Ctx) {
          "'%0' is %1 here", DiagnosticIDs::Note)
         << Owner << Dies;
   }
+  if (E.Use)
+    diag(E.Use->getBeginLoc(), "the tensor is used here", DiagnosticIDs::Note);
+}
+
+void FromBlobLifetimeCheck::addCloneFix(DiagnosticBuilder &Diag,
+                                        const CallExpr *Call,
+                                        const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Call->getEndLoc().isMacroID() || Call->getBeginLoc().isMacroID())
+    return;
+  SourceLocation After =
+      Lexer::getLocForEndOfToken(Call->getEndLoc(), 0, SM, getLangOpts());
+  if (After.isValid())
+    Diag << FixItHint::CreateInsertion(After, ".clone()");
+}
+
+void FromBlobLifetimeCheck::reportTemporary(const BlobEscape &E,
+                                            ASTContext &Ctx) {
+  const CallExpr *Call = E.Blob.Call;
+  const std::string Text = quotedOrSpelledText(E.Buffer.OwnerRef, Ctx);
+  const std::string Temporary =
+      Text.empty() ? "a temporary" : "temporary '" + Text + "'";
+  const char *Consequence =
+      "the tensor then reads freed memory (garbage values, or an illegal "
+      "memory access once it is copied to CUDA); append .clone() so that the "
+      "tensor owns a copy";
+  {
+    DiagnosticBuilder Diag =
+        E.Use ? diag(Call->getBeginLoc(),
+                     "tensor from 'from_blob' over the buffer of %0 is used "
+                     "after the temporary is destroyed at the end of "
+                     "its statement: %1")
+                    << Temporary << Consequence
+              : diag(Call->getBeginLoc(),
+                     "tensor from 'from_blob' over the buffer of %0 is %1 "
+                     "without a copy, but the temporary is destroyed at "
+                     "the end of its statement: %2")
+                    << Temporary << describeStore(E.Kept, Ctx) << Consequence;
+    addCloneFix(Diag, Call, Ctx);
+  }
+  diag(E.Buffer.OwnerRef->getBeginLoc(),
+       "the temporary that owns the buffer is made here", DiagnosticIDs::Note);
+  for (const VarDecl *Via : E.Via)
+    diag(Via->getLocation(), "the tensor is kept in '%0'", DiagnosticIDs::Note)
+        << Via->getName();
   if (E.Use)
     diag(E.Use->getBeginLoc(), "the tensor is used here", DiagnosticIDs::Note);
 }

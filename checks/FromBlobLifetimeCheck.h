@@ -31,6 +31,11 @@ public:
 
 private:
   void report(const torchtidy::BlobEscape &E, ASTContext &Ctx);
+  /// The buffer of a temporary (`img.clone().data`), gone after its
+  /// statement.
+  void reportTemporary(const torchtidy::BlobEscape &E, ASTContext &Ctx);
+  void addCloneFix(DiagnosticBuilder &Diag, const CallExpr *Call,
+                   const ASTContext &Ctx);
 
   /// from_blob calls already reported: a template's instantiations share
   /// them.

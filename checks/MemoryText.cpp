@@ -57,6 +57,8 @@ std::string describeStore(const Store &S, const ASTContext &Ctx) {
 
 std::string describeBuffer(const BufferOrigin &B, const ASTContext &Ctx) {
   const VarDecl *VD = B.Owner;
+  if (B.K == BufferOrigin::Temporary)
+    return "the buffer of a temporary";
   if (!VD)
     return "memory it does not own";
   const bool Param = isa<ParmVarDecl>(VD);
@@ -72,6 +74,8 @@ std::string describeBuffer(const BufferOrigin &B, const ASTContext &Ctx) {
     return Param ? "a parameter passed by value" : "a local variable";
   case BufferOrigin::Pointer:
     return "the memory '" + nameOf(VD) + "' points to";
+  case BufferOrigin::Temporary:
+    return "the buffer of a temporary";
   case BufferOrigin::Unknown:
     break;
   }

@@ -419,7 +419,16 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
     break;
   }
   case IndexEvidence::IneffectiveGuard: {
-    {
+    if (E.Problem == IndexEvidence::OtherTensor && E.TestedInstead) {
+      DiagnosticBuilder D =
+          diag(At, "%0 reaches %1 without a bounds check, but the function "
+                   "checks %2 against the same rows: the check meant for "
+                   "this index may test the wrong tensor; %3 outside [0, %4) "
+                   "is %5")
+          << Subject << W.What << E.TestedInstead << W.Unit << W.Bound
+          << W.Effect;
+      Tail(D);
+    } else {
       const char *Why = E.Problem == IndexEvidence::AfterTheUse
                             ? "it comes after the use"
                         : E.Problem == IndexEvidence::WrittenAfter

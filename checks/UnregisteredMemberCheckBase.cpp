@@ -195,9 +195,9 @@ void UnregisteredMemberCheckBase::reportReplaced(
              "%select{buffers()|children(), parameters()}0, "
              "module->to(device) and torch::save reach the registered one, "
              "and the member holds another; %select{write into it in place "
-             "(copy_) or register the new one|register the new one with "
-             "replace_module()}0")
-        << Module << Field << Owner;
+             "(copy_)%select{ or register the new one|}3|register the new one "
+             "with replace_module()}0")
+        << Module << Field << Owner << Replaced.OutsideBuilding;
     // `rms = X;` -> `rms = replace_module("rms", X);`.
     if (Module && W.IsTopLevelAssignment && Replaced.Registration &&
         Replaced.Registration->getNumArgs() >= 1)

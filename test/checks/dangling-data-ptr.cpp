@@ -73,6 +73,17 @@ void reassigned(torch::Tensor x) {
   t = x * 2;
   kernel(p, 3);
 }
+// Reassigned in a loop: the pointer taken before it reads the freed storage
+// on the next iteration.
+void reassignedInLoop(torch::Tensor x) {
+  torch::Tensor t = x.clone();
+  float *p = t.data_ptr<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'data_ptr' of 't' is kept in 'p', which is used after 't' is reassigned and its old storage freed
+  for (int i = 0; i < 3; ++i) {
+    kernel(p, 3);
+    t = t * 2;
+  }
+}
 void outOfScope(torch::Tensor x) {
   float *p;
   {

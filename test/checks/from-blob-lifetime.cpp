@@ -128,3 +128,38 @@ void rollouts() {
   }
   storages[0].insert(torch::zeros({1, 1}));
 }
+
+// The buffer of a temporary that owns it: a container returned by value, a
+// deep copy of an object (a class's clone() returning its own type). It is
+// destroyed at the end of the from_blob's statement.
+std::vector<float> readValues();
+struct Frame {
+  Frame();
+  Frame(const Frame &);
+  ~Frame();
+  Frame clone() const;
+  unsigned char *pixels;
+  float *depth;
+  int h, w;
+};
+torch::Tensor fromTemporaryVector() {
+  auto t = torch::from_blob(readValues().data(), {3});
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: tensor from 'from_blob' over the buffer of temporary 'readValues()' is used after the temporary is destroyed at the end of its statement: the tensor then reads freed memory (garbage values, or an illegal memory access once it is copied to CUDA); append .clone() so that the tensor owns a copy [libtorch-from-blob-lifetime]
+  // CHECK-FIXES: auto t = torch::from_blob(readValues().data(), {3}).clone();
+  return t * 2;
+}
+torch::Tensor fromTemporaryCopy(const Frame &f) {
+  return torch::from_blob(f.clone().depth, {f.h, f.w});
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: tensor from 'from_blob' over the buffer of temporary 'f.clone()' is returned without a copy, but the temporary is destroyed at the end of its statement
+  // CHECK-FIXES: return torch::from_blob(f.clone().depth, {f.h, f.w}).clone();
+}
+// Not reported: copied, or used, within the statement; the buffer of an
+// object that is not a temporary, or a copy that does not own (a plain
+// copy of the object shares what its pointer fields point to).
+torch::Tensor temporariesUsedInTime(const Frame &f) {
+  auto a = torch::from_blob(f.clone().pixels, {f.h, f.w}, torch::kByte).clone();
+  float s = torch::from_blob(readValues().data(), {3}).sum().item<float>();
+  auto b = torch::from_blob(f.depth, {f.h, f.w});
+  auto c = torch::from_blob(Frame(f).depth, {f.h, f.w});
+  return a + b + c + s;
+}

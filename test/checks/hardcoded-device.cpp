@@ -149,6 +149,28 @@ struct Helper : nn::Module {
   torch::Tensor forward(torch::Tensor x) { return add_bias(x); }
 };
 
+// Through a custom autograd function: Function<T>::apply(x) runs the
+// user's T::forward(ctx, x), whose tensor parameters are the module's.
+struct ScaleFn : torch::autograd::Function<ScaleFn> {
+  static torch::Tensor forward(torch::autograd::AutogradContext *ctx,
+                               torch::Tensor x) {
+    return x * torch::rand({4});
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'rand' creates a tensor on the CPU (no device given) in 'ScaleFn::forward', and '*' combines it with 'x'
+    // CHECK-FIXES: return x * torch::rand({4}, x.device());
+  }
+};
+struct ShiftFn : torch::autograd::Function<ShiftFn> {
+  static torch::Tensor forward(torch::autograd::AutogradContext *ctx,
+                               torch::Tensor x) {
+    return x + torch::ones({4}, x.options());
+  }
+};
+struct Scaled : nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return ShiftFn::apply(ScaleFn::apply(x));
+  }
+};
+
 //===--- A call leaves out a device parameter's fixed default ---------------===//
 
 struct Diffusion : nn::Module {

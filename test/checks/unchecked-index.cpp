@@ -441,7 +441,126 @@ torch::Tensor callers(torch::nn::Embedding emb, torch::Tensor logits) {
   return a + b;
 }
 
+// A scalar a caller passes into a helper that makes the index of it, into
+// the table the caller passes (one call deep): reported at the call.
+torch::Tensor rowOf(torch::Tensor table, int64_t row) {
+  return table.index_select(0, torch::tensor({row}));
+}
+torch::Tensor embedId(torch::nn::Embedding &emb, int64_t id) {
+  return emb(torch::tensor({id}));
+}
+torch::Tensor scalarCallers() {
+  auto table = torch::zeros({8, 4});
+  torch::nn::Embedding emb(16, 4);
+  auto a = rowOf(table, 7);
+  auto b = rowOf(table, 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: index 8 passed to 'rowOf' is out of range for index_select on 'table' with 8 rows; an illegal memory access on CUDA
+  auto c = embedId(emb, 15) + embedId(emb, 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: id 16 passed to 'embedId' is out of range for an embedding with 16 rows; an illegal memory access on CUDA
+  return a + b + c;
+}
+
+// Ids a dataset draws one past the table, reaching forward() through the
+// DataLoader: what get() puts in the Example's data is the batch's data.
+struct TokenIds : torch::data::datasets::Dataset<TokenIds> {
+  torch::data::Example<> get(size_t i) override {
+    return {torch::randint(0, 33, {8}), torch::tensor(0)};
+  }
+  c10::optional<size_t> size() const override { return 64; }
+};
+struct TokenModel : torch::nn::Module {
+  TokenModel() { emb = register_module("emb", torch::nn::Embedding(32, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return emb(x); }
+  torch::nn::Embedding emb{nullptr};
+};
+void trainTokens(TokenModel &model) {
+  auto loader = torch::data::make_data_loader(TokenIds());
+  for (auto &batch : *loader)
+    for (auto &example : batch)
+      model.forward(example.data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: index 'x' passed to 'forward' can reach 32, outside [0, 32) of Embedding 'emb'; an illegal memory access on CUDA
+}
+
+// ---- 8. A check of another tensor against the table's rows --------------
+
+// The function checks one index from outside against the rows, and not the
+// one that reaches the table: the check meant for it tests another tensor.
+struct PairScorer : torch::nn::Module {
+  explicit PairScorer(int64_t n) : n_(n) {
+    emb = register_module("emb", torch::nn::Embedding(n, 4));
+  }
+  torch::Tensor forward(torch::Tensor left, torch::Tensor right) {
+    TORCH_CHECK(left.max().item<int64_t>() < n_, "left id out of range");
+    return emb(left) * emb(right);
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: index 'right' reaches Embedding 'emb' without a bounds check, but the function checks 'left' against the same rows: the check meant for this index may test the wrong tensor; an id outside [0, num_embeddings) is an illegal memory access on CUDA
+    // CHECK-FIXES: {{^}}    TORCHTIDY_CHECK_INDEX(right, emb->options.num_embeddings());{{$}}
+  }
+  int64_t n_;
+  torch::nn::Embedding emb{nullptr};
+};
+
 // ===== Silent by default: no evidence =====================================
+
+// Checks of another table's rows, of a local made from the index, of both
+// indices; scalars in range; a dataset's ids in range, or read from a file
+// (the data a dataset exists to read is no evidence).
+struct TwoTables : torch::nn::Module {
+  TwoTables(int64_t a, int64_t b) : a_(a), b_(b) {
+    ea = register_module("ea", torch::nn::Embedding(a, 4));
+    eb = register_module("eb", torch::nn::Embedding(b, 4));
+  }
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    TORCH_CHECK(x.max().item<int64_t>() < a_);
+    return ea(x) * eb(y);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:20: warning: index 'y' reaches Embedding 'eb' without a bounds check
+  }
+  torch::Tensor flattened(torch::Tensor y) {
+    auto flat = y.view({-1});
+    TORCH_CHECK(flat.max().item<int64_t>() < b_);
+    return eb(y);
+    // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:12: warning: index 'y' reaches Embedding 'eb' without a bounds check
+  }
+  torch::Tensor both(torch::Tensor x, torch::Tensor y) {
+    TORCH_CHECK(x.min().item<int64_t>() >= 0 && y.max().item<int64_t>() < b_);
+    return ea(x) * eb(y);
+  }
+  int64_t a_, b_;
+  torch::nn::Embedding ea{nullptr}, eb{nullptr};
+};
+torch::Tensor inRangeScalars() {
+  auto table = torch::zeros({8, 4});
+  return rowOf(table, 0) + rowOf(table, 7);
+}
+struct SmallIds : torch::data::datasets::Dataset<SmallIds> {
+  torch::data::Example<> get(size_t i) override {
+    return {torch::randint(0, 32, {8}), torch::tensor(0)};
+  }
+  c10::optional<size_t> size() const override { return 64; }
+};
+struct FileIds : torch::data::datasets::Dataset<FileIds> {
+  torch::data::Example<> get(size_t i) override {
+    torch::Tensor ids;
+    torch::load(ids, "ids.pt");
+    return {ids, torch::tensor(0)};
+  }
+  c10::optional<size_t> size() const override { return 64; }
+};
+struct SmallModel : torch::nn::Module {
+  SmallModel() { emb = register_module("emb", torch::nn::Embedding(32, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return emb(x); }
+  // CHECK-MESSAGES-PARAMS: :[[@LINE-1]]:51: warning: index 'x' reaches Embedding 'emb' without a bounds check
+  torch::nn::Embedding emb{nullptr};
+};
+void trainSmall(SmallModel &model) {
+  auto small = torch::data::make_data_loader(SmallIds());
+  for (auto &batch : *small)
+    for (auto &example : batch)
+      model.forward(example.data);
+  auto files = torch::data::make_data_loader(FileIds());
+  for (auto &batch : *files)
+    for (auto &example : batch)
+      model.forward(example.data);
+}
 
 // A parameter at a forward boundary: its values come from the caller, and
 // no caller in this file passes evidence.

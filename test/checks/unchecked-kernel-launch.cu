@@ -6,10 +6,12 @@
 // programs: unchecked-kernel-launch-standalone.cu).
 #include <ATen/cuda/CUDAContext.h>
 #include <torch/extension.h>
+#include <cmath>
 
 __global__ void scale_kernel(float *x, int n) {}
 __global__ void copy_kernel(const float *in, float *out, int n) {}
 __global__ void index_kernel(const int64_t *idx, int n) {}
+void resize_grid(dim3 &grid);
 template <typename T> __global__ void fill_kernel(T *x, int n) {}
 template <typename scalar_t>
 __global__ void interp_kernel(
@@ -245,6 +247,49 @@ void empty_other_tensor(torch::Tensor x, torch::Tensor y, cudaStream_t stream) {
   int n = x.numel();
   scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+
+// Grids the evaluator follows to 0 on an empty input: a floating division
+// rounded up, a product with an unknown factor, a dim3 given in branches.
+void empty_ceil(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  int blocks = std::ceil((double)n / 256);
+  scale_kernel<<<blocks, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+void empty_product(torch::Tensor x, int per_row, cudaStream_t stream) {
+  scale_kernel<<<per_row * x.size(0), 256, 0, stream>>>(x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+}
+void empty_branches(torch::Tensor x, bool wide, cudaStream_t stream) {
+  int n = x.size(0);
+  dim3 grid;
+  if (wide)
+    grid = dim3((n + 511) / 512);
+  else
+    grid = dim3((n + 255) / 256);
+  scale_kernel<<<grid, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+}
+// Not reported: a rounding that is 1 on an empty input, a branch value
+// that never reaches the launch, a dim3 a call may change.
+void not_empty_grids(torch::Tensor x, bool wide, cudaStream_t stream) {
+  int n = x.numel();
+  int blocks = std::ceil((n + 255) / 256.0);
+  scale_kernel<<<blocks, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  dim3 grid;
+  if (wide) {
+    grid = dim3(n / 512);
+    grid = dim3(std::max(n / 512, 1));
+  } else {
+    grid = dim3(4);
+  }
+  scale_kernel<<<grid, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  dim3 other(1);
+  if (wide)
+    other = dim3(n / 256);
+  resize_grid(other);
+  scale_kernel<<<other, 256, 0, stream>>>(x.data_ptr<float>(), n);
 }
 
 // A lambda kept for later is not followed.

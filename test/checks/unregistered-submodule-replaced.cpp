@@ -30,8 +30,29 @@ struct NormalizerImpl : torch::nn::Module {
   Stats rms{nullptr};
 };
 
+// Replaced outside the building code: in any member function (an update
+// step, forward), not only after the registration in the constructor.
+struct RunningImpl : torch::nn::Module {
+  RunningImpl() {
+    mean = register_buffer("mean", torch::zeros({4}));
+    head = register_module("head", torch::nn::Linear(4, 4));
+  }
+  void update(torch::Tensor x) {
+    mean = mean * 0.9 + x * 0.1;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: tensor member 'mean' of module 'RunningImpl' is registered, then replaced here by a tensor that is not: buffers(), module->to(device) and torch::save reach the registered one, and the member holds another; write into it in place (copy_) [libtorch-unregistered-buffer]
+  }
+  void grow() {
+    head = torch::nn::Linear(4, 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: submodule 'head' of module 'RunningImpl' is registered, then replaced here by a module that is not: children(), parameters(), module->to(device) and torch::save reach the registered one, and the member holds another; register the new one with replace_module() [libtorch-unregistered-submodule]
+  }
+  torch::Tensor forward(torch::Tensor x) { return head(x - mean); }
+  torch::Tensor mean;
+  torch::nn::Linear head{nullptr};
+};
+
 // Not replaced: written before it is registered, an alias of what is
-// registered, an in-place update, a write in another function.
+// registered, an in-place update, a conversion of the member itself in
+// another function (its values stay the registered ones).
 struct FineImpl : torch::nn::Module {
   FineImpl() {
     head = torch::nn::Linear(4, 2);
@@ -44,7 +65,11 @@ struct FineImpl : torch::nn::Module {
     scale.masked_fill_(scale > 1, 1);
     scale.fill_(2);
   }
-  void reload() { scale = torch::ones({1}); }
+  void reload(torch::Tensor x) {
+    scale.copy_(torch::ones({1}));
+    scale = scale.to(x.device());
+    head = nullptr;
+  }
   torch::nn::Linear head{nullptr}, body{nullptr};
   torch::Tensor scale;
 };

@@ -186,4 +186,78 @@ TEST(IndexGuards, IndexVariableLooksThroughValuePreservingOps) {
   EXPECT_FALSE(directVariable(View));
 }
 
+/// The text of the definitions of `g` in f that reach the `sink(...)` call.
+std::vector<std::string> reaching(const std::string &Code) {
+  auto AST = parse(Prelude + Code);
+  std::vector<std::string> Out;
+  if (!AST)
+    return Out;
+  auto &Ctx = AST->getASTContext();
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  auto Calls =
+      match(callExpr(callee(functionDecl(hasName("sink")))).bind("c"), Ctx);
+  auto Vars = match(varDecl(hasName("g")).bind("g"), Ctx);
+  if (Fs.empty() || Calls.empty() || Vars.empty())
+    return Out;
+  IndexGuardAnalysis Analysis(Ctx, IndexGuardConfig());
+  IndexGuardFinder &Finder =
+      Analysis.finder(Fs.front().getNodeAs<clang::FunctionDecl>("f"));
+  for (const clang::Expr *Def : Finder.reachingDefinitionsOf(
+           Vars.front().getNodeAs<clang::VarDecl>("g"),
+           Calls.back().getNodeAs<clang::CallExpr>("c"))) {
+    clang::Expr::EvalResult R;
+    Out.push_back(Def->EvaluateAsInt(R, Ctx)
+                      ? std::to_string(R.Val.getInt().getExtValue())
+                      : "?");
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+TEST(IndexGuards, ReachingDefinitions) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(reaching("void f(bool c) { int g = 1; if (c) g = 2; else g = 3;"
+                     " sink(torch::zeros({g})); }"),
+            (V{"2", "3"}));
+  EXPECT_EQ(reaching("void f(bool c) { int g = 1; if (c) g = 2;"
+                     " sink(torch::zeros({g})); }"),
+            (V{"1", "2"}));
+  // Overwritten before the use on its only path; written after the use.
+  EXPECT_EQ(reaching("void f(bool c) { int g = 1; g = 2; g = 3;"
+                     " sink(torch::zeros({g})); g = 4; }"),
+            (V{"3"}));
+  // Around a loop, the value written in the body reaches the next use.
+  EXPECT_EQ(reaching("void f(int n) { int g = 1; for (int i = 0; i < n; ++i) {"
+                     " sink(torch::zeros({g})); g = 5; } }"),
+            (V{"1", "5"}));
+}
+
+/// The names of the variables f tests the range of, in order.
+std::string tested(const std::string &Code) {
+  auto AST = parse(Prelude + Code);
+  if (!AST)
+    return "<no AST>";
+  auto &Ctx = AST->getASTContext();
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  if (Fs.empty())
+    return "<no f>";
+  IndexGuardAnalysis Analysis(Ctx, IndexGuardConfig());
+  std::string Out;
+  for (const IndexVar &V :
+       Analysis.finder(Fs.front().getNodeAs<clang::FunctionDecl>("f"))
+           .testedVariables())
+    Out += (Out.empty() ? "" : " ") +
+           llvm::cast<clang::NamedDecl>(V.Base)->getNameAsString();
+  return Out;
+}
+
+TEST(IndexGuards, TestedVariables) {
+  EXPECT_EQ(tested("void f(torch::Tensor a, torch::Tensor b, torch::Tensor c) {"
+                   "  TORCH_CHECK(b.max().item<int64_t>() < 9);"
+                   "  if ((a < 0).any().item<bool>()) return;"
+                   "  TORCH_CHECK(b.min().item<int64_t>() >= 0); sink(c); }"),
+            "b a");
+  EXPECT_EQ(tested("void f(torch::Tensor a) { sink(a); }"), "");
+}
+
 } // namespace

@@ -204,4 +204,26 @@ TEST(TensorStorage, BufferOrigins) {
   EXPECT_TRUE(O.Element.isNull());
 }
 
+TEST(TensorStorage, BuffersOfTemporaries) {
+  // A container returned by value: its elements die with the statement.
+  const std::string Make = "auto make = [] { return std::vector<float>(4); };";
+  BufferOrigin O = origin("make().data()", Make);
+  EXPECT_EQ(O.K, BufferOrigin::Temporary);
+  EXPECT_FALSE(O.Owner);
+  EXPECT_EQ(O.Element.getAsString(), "float");
+  // A pointer field of a deep copy of an object of the class (clone()).
+  const std::string Deep = "struct Deep { Deep clone() const { return *this; }"
+                           " double *p; }; Deep d;";
+  O = origin("d.clone().p", Deep);
+  EXPECT_EQ(O.K, BufferOrigin::Temporary);
+  EXPECT_EQ(O.Element.getAsString(), "double");
+  // Not temporaries that own: a plain copy shares what its pointer points
+  // to, a named object lives on, a reference bound to the temporary
+  // extends it.
+  EXPECT_EQ(origin("Deep(d).p", Deep).K, BufferOrigin::Unknown);
+  EXPECT_EQ(origin("d.p", Deep).K, BufferOrigin::Unknown);
+  EXPECT_NE(origin("kept.data()", Make + "const auto &kept = make();").K,
+            BufferOrigin::Temporary);
+}
+
 } // namespace

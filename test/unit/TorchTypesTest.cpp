@@ -152,3 +152,53 @@ TEST(TorchTypes, DeviceLiterals) {
   EXPECT_EQ(torchtidy::deviceTypeLiteral("HIP"), DeviceLiteral::CUDA);
   EXPECT_EQ(torchtidy::deviceTypeLiteral("Meta"), DeviceLiteral::Other);
 }
+
+TEST(TorchTypes, AutogradFunctionApplyRunsForward) {
+  auto AST =
+      parse("struct Scale : torch::autograd::Function<Scale> {\n"
+            "  static torch::Tensor forward(\n"
+            "      torch::autograd::AutogradContext *, torch::Tensor x) {\n"
+            "    return x;\n"
+            "  }\n"
+            "};\n"
+            "struct Apply {\n"
+            "  template <typename... A> static int apply(A...);\n"
+            "};\n"
+            "torch::Tensor f(torch::Tensor x) { return Scale::apply(x); }\n"
+            "int g() { return Apply::apply(1); }\n");
+  ASSERT_TRUE(AST);
+  using namespace clang::ast_matchers;
+  auto Calls = match(callExpr(callee(functionDecl(hasName("apply")))).bind("c"),
+                     AST->getASTContext());
+  ASSERT_EQ(Calls.size(), 2u);
+  const clang::CXXMethodDecl *Forward = nullptr, *Other = nullptr;
+  for (const auto &M : Calls) {
+    const auto *Call = M.getNodeAs<clang::CallExpr>("c");
+    const clang::CXXMethodDecl *Run =
+        autogradFunctionForward(Call->getDirectCallee());
+    (Call->getType()->isIntegerType() ? Other : Forward) = Run;
+  }
+  ASSERT_TRUE(Forward);
+  EXPECT_EQ(Forward->getQualifiedNameAsString(), "Scale::forward");
+  // apply() of another class runs nothing of the user's.
+  EXPECT_FALSE(Other);
+}
+
+TEST(TorchTypes, DataExamples) {
+  auto AST = parse("torch::data::Example<> e;\n"
+                   "namespace other {\n"
+                   "template <typename T = int> struct Example {};\n"
+                   "}\n"
+                   "other::Example<> o;\n");
+  ASSERT_TRUE(AST);
+  using namespace clang::ast_matchers;
+  auto &Ctx = AST->getASTContext();
+  auto E = match(varDecl(hasName("e")).bind("v"), Ctx);
+  auto O = match(varDecl(hasName("o")).bind("v"), Ctx);
+  ASSERT_FALSE(E.empty());
+  ASSERT_FALSE(O.empty());
+  EXPECT_TRUE(
+      isDataExample(E.front().getNodeAs<clang::VarDecl>("v")->getType()));
+  EXPECT_FALSE(
+      isDataExample(O.front().getNodeAs<clang::VarDecl>("v")->getType()));
+}

@@ -595,6 +595,9 @@ void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
       const Expr *At = nullptr;
       if (const auto *Call = dyn_cast<CallExpr>(S)) {
         Callee = Call->getDirectCallee();
+        // Function<T>::apply(x) runs the user's T::forward(ctx, x).
+        if (const CXXMethodDecl *Run = autogradFunctionForward(Callee))
+          Callee = Run;
         At = Call;
       } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
         Callee = L->getCallOperator();

@@ -220,12 +220,6 @@ IndexOrigin make(IndexOrigin::Kind K, IndexOrigin::Reason Why,
   return O;
 }
 
-bool isBatchType(QualType T) {
-  T = T.getNonReferenceType();
-  const auto *RD = T->getAsCXXRecordDecl();
-  return RD && hasQualifiedName(RD, "Example", {"torch", "data"});
-}
-
 std::string calleeName(const CallExpr *Call) {
   if (const FunctionDecl *FD = Call->getDirectCallee())
     return FD->getNameAsString();
@@ -661,6 +655,43 @@ struct IndexGuardFinder::Impl {
     return Seen;
   }
 
+  /// Some path leads from the definition at \p G to the use \p U with no
+  /// write to \p V on it.
+  bool reachesUnwritten(const IndexVar &V, Point G, Point U) {
+    auto WrittenIn = [&](const CFGBlock *B, unsigned From, unsigned To) {
+      auto It = Events.find(B);
+      if (It == Events.end())
+        return false;
+      for (const Event &E : It->second)
+        if (E.K == Event::Write && V.isChangedBy(E.Var) && E.Index >= From &&
+            E.Index < To)
+          return true;
+      return false;
+    };
+    const unsigned End = ~0u;
+    if (G.Block == U.Block && G.Index < U.Index)
+      return !WrittenIn(G.Block, G.Index + 1, U.Index);
+    if (WrittenIn(G.Block, G.Index + 1, End))
+      return false;
+    llvm::DenseSet<const CFGBlock *> Seen;
+    llvm::SmallVector<const CFGBlock *, 16> Work;
+    auto PushSuccessors = [&](const CFGBlock *B) {
+      for (const auto &S : B->succs())
+        if (const CFGBlock *Next = S.getReachableBlock())
+          if (Seen.insert(Next).second)
+            Work.push_back(Next);
+    };
+    PushSuccessors(G.Block);
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (B == U.Block && !WrittenIn(B, 0, U.Index))
+        return true;
+      if (!WrittenIn(B, 0, End))
+        PushSuccessors(B);
+    }
+    return false;
+  }
+
   /// A write to \p V on some path from the guard point \p G to the use \p U.
   bool writtenBetween(const IndexVar &V, Point G, Point U) {
     auto Writes = [&](const CFGBlock *B, auto &&InRange) {
@@ -728,7 +759,7 @@ struct IndexGuardFinder::Impl {
     if (V.Field) {
       if (!V.Base)
         return make(IndexOrigin::Unsafe, IndexOrigin::Member, Ref, V.Field);
-      if (isBatchType(V.Base->getType()))
+      if (isDataExample(V.Base->getType()))
         return make(IndexOrigin::Unsafe, IndexOrigin::BatchField, Ref, V.Field);
       return make(IndexOrigin::Unsafe, IndexOrigin::Member, Ref, V.Field);
     }
@@ -929,6 +960,22 @@ std::vector<const Expr *> IndexGuardFinder::definitionsOf(const ValueDecl *D) {
   return Out;
 }
 
+std::vector<const Expr *>
+IndexGuardFinder::reachingDefinitionsOf(const ValueDecl *D, const Stmt *Use) {
+  std::vector<const Expr *> Out;
+  if (!valid())
+    return Out;
+  P->buildEvents();
+  Point U = P->pointOf(Use);
+  auto It = P->Definitions.find(D);
+  if (!U || It == P->Definitions.end())
+    return Out;
+  for (const auto &[Value, At] : It->second)
+    if (P->reachesUnwritten(IndexVar{D, nullptr}, At, U))
+      Out.push_back(Value);
+  return Out;
+}
+
 std::vector<const Stmt *> IndexGuardFinder::writesOf(const IndexVar &V) {
   std::vector<const Stmt *> Out;
   if (!valid())
@@ -970,6 +1017,39 @@ std::vector<const Stmt *> IndexGuardFinder::rangeTestsOf(const IndexVar &V) {
     return A->getBeginLoc().getRawEncoding() <
            B->getBeginLoc().getRawEncoding();
   });
+  return Out;
+}
+
+std::vector<IndexVar> IndexGuardFinder::testedVariables() {
+  std::vector<std::pair<const Stmt *, IndexVar>> Found;
+  if (!valid())
+    return {};
+  P->buildEvents();
+  for (const auto &[Block, List] : P->Events)
+    for (const Event &E : List)
+      if (E.K == Event::Guard)
+        Found.push_back({E.S, E.Var});
+  for (const BranchGuard &BG : P->Branches)
+    Found.push_back({BG.Condition, BG.Var});
+  for (const CFGBlock *B : *P->Cfg) {
+    const Stmt *Cond = B ? B->getTerminatorCondition() : nullptr;
+    if (!Cond)
+      continue;
+    llvm::SmallVector<IndexVar, 2> Vars;
+    collectRangeTests(Cond, Vars);
+    for (const IndexVar &V : Vars)
+      Found.push_back({Cond, V});
+  }
+  const SourceManager &SM = P->Ctx.getSourceManager();
+  std::sort(Found.begin(), Found.end(), [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(
+        SM.getExpansionLoc(A.first->getBeginLoc()),
+        SM.getExpansionLoc(B.first->getBeginLoc()));
+  });
+  std::vector<IndexVar> Out;
+  for (const auto &[S, V] : Found)
+    if (!llvm::is_contained(Out, V))
+      Out.push_back(V);
   return Out;
 }
 

@@ -1,6 +1,7 @@
 //===--- IndexRanges.cpp - Can an index leave its table? ------------------===//
 
 #include "torchtidy/analysis/IndexRanges.h"
+#include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
@@ -1066,6 +1067,20 @@ struct IndexRangeAnalysis::Impl {
           R.LoopCondition = Loop->Condition;
           return Shift ? shift(R, Shift) : R;
         }
+    // A scalar parameter (`torch::tensor({id})`): the callers' values, named
+    // so that a caller's argument can be put in (still unknown here).
+    if (auto N = namedValue(Base); N && !N->second)
+      if (const auto *PVD = dyn_cast_or_null<ParmVarDecl>(N->first);
+          PVD && PVD->getDeclContext() == FD &&
+          PVD->getType().getNonReferenceType()->isIntegerType()) {
+        Quantity Q = quantityOf(FD, Base);
+        if (Q.K == Quantity::Named && Q.Base == PVD && !Q.Field) {
+          Q.Offset += Shift;
+          IndexRange R = values(Q, E, false);
+          R.Opaque = true;
+          return R;
+        }
+      }
     return IndexRange::opaque();
   }
 
@@ -1117,6 +1132,11 @@ struct IndexRangeAnalysis::Impl {
     if (std::optional<IndexVar> V = directVariable(E)) {
       if (Use && F.findGuard(*V, Use))
         return IndexRange::produced();
+      // `batch.data` of a DataLoader's batch: what the dataset's get() puts
+      // there.
+      if (V->Field && V->Base)
+        if (std::optional<IndexRange> R = batchFieldRange(FD, *V))
+          return *R;
       if (V->Field || !V->Base)
         return IndexRange::opaque();
       const auto *VD = dyn_cast<VarDecl>(V->Base);
@@ -1252,7 +1272,7 @@ struct IndexRangeAnalysis::Impl {
           IndexRange R;
           for (const Expr *Elem : Elems)
             R.join(elementRange(FD, Elem));
-          if (R.HasInterval)
+          if (R.HasInterval || !R.Values.empty())
             return R;
         }
         // torch::tensor(v) of a vector filled by parsing.
@@ -1512,8 +1532,14 @@ struct IndexRangeAnalysis::Impl {
       R.Lo = substitute(R.Lo, Callee, Caller, Call);
       R.Hi = substitute(R.Hi, Callee, Caller, Call);
     }
-    for (auto &V : R.Values)
+    for (auto &V : R.Values) {
+      const Quantity Before = V.first;
       V.first = substitute(V.first, Callee, Caller, Call);
+      // A parameter's value is written at the caller's argument.
+      if (Before.K == Quantity::Named && V.first.K == Quantity::Constant &&
+          V.first.Origin)
+        V.second = V.first.Origin;
+    }
     return R;
   }
 
@@ -2231,32 +2257,264 @@ struct IndexRangeAnalysis::Impl {
         return E;
       }
     }
-    // A parameter: what the callers in this TU pass.
-    if (V && !V->Field && Level < 2)
-      if (const auto *PVD = dyn_cast_or_null<ParmVarDecl>(V->Base);
-          PVD && PVD->getDeclContext() == FD)
-        for (const CallSite &CS : callersOf(FD)) {
-          unsigned I = PVD->getFunctionScopeIndex() + CS.FirstArg;
+    // A check of another tensor against this table's rows, and none of
+    // this one: the check meant for this index tests the wrong one.
+    if (V && T.Rows.known())
+      if (IndexEvidence E = otherTensorChecked(F, FD, *V, T))
+        return E;
+    // A parameter, or ids made of scalar parameters (`torch::tensor({i})`):
+    // what the callers in this TU pass, into the table as each caller sees
+    // it.
+    const ParmVarDecl *IndexParam =
+        V && !V->Field ? dyn_cast_or_null<ParmVarDecl>(V->Base) : nullptr;
+    if (IndexParam && IndexParam->getDeclContext() != FD)
+      IndexParam = nullptr;
+    if ((IndexParam || mentionsParameterOf(R, FD)) && Level < 2)
+      for (const CallSite &CS : callersOf(FD)) {
+        IndexRange Passed;
+        if (IndexParam) {
+          unsigned I = IndexParam->getFunctionScopeIndex() + CS.FirstArg;
           if (I >= CS.Call->getNumArgs())
             continue;
-          IndexRange Passed = rangeOf(CS.Caller, CS.Call->getArg(I), CS.Call);
-          TableSize CT = T;
-          CT.Rows = CT.Size = substitute(T.Rows, FD, CS.Caller, CS.Call);
-          // A member's rows mean nothing in another class's code.
-          if (CT.Rows.K == Quantity::Named && !CT.Rows.Base &&
-              !sameClass(FD, CS.Caller))
-            CT.Rows = {};
-          if (IndexEvidence E =
-                  fromRange(Passed, CT, Site, Call, CS.Caller, CS.Call)) {
-            if (E.K == IndexEvidence::UnboundedLength)
-              continue;
-            E.Caller = CS.Call;
-            return E;
-          }
+          Passed = rangeOf(CS.Caller, CS.Call->getArg(I), CS.Call);
+        } else {
+          Passed = substitute(R, FD, CS.Caller, CS.Call);
         }
+        TableSize CT = tableInCaller(FD, Site, T, CS);
+        if (IndexEvidence E =
+                fromRange(Passed, CT, Site, Call, CS.Caller, CS.Call)) {
+          if (E.K == IndexEvidence::UnboundedLength)
+            continue;
+          E.Caller = CS.Call;
+          return E;
+        }
+      }
     // No evidence: what is known of the range (in range, or only bounded by
     // an op, for ReportParameters).
     return Here;
+  }
+
+  //--- Datasets -----------------------------------------------------------
+
+  /// The range-for statement of \p FD whose loop variable is \p VD.
+  static const CXXForRangeStmt *loopOf(const FunctionDecl *FD,
+                                       const VarDecl *VD) {
+    const CXXForRangeStmt *Found = nullptr;
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *For = dyn_cast<CXXForRangeStmt>(S);
+          For && For->getLoopVariable() == VD)
+        Found = For;
+    });
+    return Found;
+  }
+
+  /// The user's dataset class a dataset type is, or wraps with transforms
+  /// that keep the examples' values (`MapDataset<D, Stack<>>`); null for
+  /// another transform, whose values the table does not know.
+  static const CXXRecordDecl *userDataset(QualType T, unsigned Depth = 0) {
+    const CXXRecordDecl *RD = namedRecord(T);
+    if (!RD || Depth > limits::OriginDepth)
+      return nullptr;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec &&
+        hasQualifiedName(Spec, "MapDataset", {"torch", "data", "datasets"})) {
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      if (Args.size() != 2 || Args[0].getKind() != TemplateArgument::Type ||
+          Args[1].getKind() != TemplateArgument::Type ||
+          !hasQualifiedName(namedRecord(Args[1].getAsType()), "Stack",
+                            {"torch", "data", "transforms"}))
+        return nullptr;
+      return userDataset(Args[0].getAsType(), Depth + 1);
+    }
+    return isUserDecl(RD) ? RD : nullptr;
+  }
+
+  /// The dataset a loop over a DataLoader (`for (auto &batch : *loader)`,
+  /// and `for (auto &ex : batch)` over its vector batches) reads: the
+  /// user's class of the loader's dataset argument.
+  const CXXRecordDecl *datasetOfLoop(const FunctionDecl *FD, const VarDecl *VD,
+                                     unsigned Depth = 0) {
+    const CXXForRangeStmt *For =
+        VD->isCXXForRangeDecl() ? loopOf(FD, VD) : nullptr;
+    if (!For || Depth > limits::OriginDepth)
+      return nullptr;
+    const Expr *Range = unwrap(For->getRangeInit());
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Range);
+        Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
+      Range = unwrap(Op->getArg(0));
+    const auto *DRE = dyn_cast<DeclRefExpr>(Range);
+    const auto *Loader = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!Loader)
+      return nullptr;
+    if (Loader->isCXXForRangeDecl())
+      return datasetOfLoop(FD, Loader, Depth + 1);
+    const auto *Make = dyn_cast_or_null<CallExpr>(
+        Loader->getInit() ? unwrap(Loader->getInit()) : nullptr);
+    if (!Make || !Loader->hasLocalStorage())
+      return nullptr;
+    for (const Expr *Arg : Make->arguments())
+      if (const CXXRecordDecl *D =
+              userDataset(unwrap(Arg)->getType().getNonReferenceType()))
+        return D;
+    return nullptr;
+  }
+
+  /// `batch.data` / `batch.target` of a loop over a DataLoader: the range of
+  /// that member of the Examples the dataset's get() returns, when each
+  /// return constructs one. What comes from outside the program there is
+  /// the data a dataset exists to read: no evidence (an id of a data batch
+  /// is no evidence by itself).
+  std::optional<IndexRange> batchFieldRange(const FunctionDecl *FD,
+                                            const IndexVar &V) {
+    const auto *VD = dyn_cast<VarDecl>(V.Base);
+    if (!VD || !isDataExample(VD->getType()) ||
+        !isDataExample(QualType(V.Field->getParent()->getTypeForDecl(), 0)))
+      return std::nullopt;
+    const CXXRecordDecl *Dataset = datasetOfLoop(FD, VD);
+    if (!Dataset || !Dataset->hasDefinition())
+      return std::nullopt;
+    const unsigned Index = V.Field->getFieldIndex();
+    for (const CXXMethodDecl *MD : Dataset->getDefinition()->methods()) {
+      const FunctionDecl *Get = nullptr;
+      if (!getDataHook(MD) || !isDataExample(MD->getReturnType()) ||
+          !MD->hasBody(Get))
+        continue;
+      IndexRange R;
+      bool All = true, Any = false;
+      forEachOwnStmt(Get->getBody(), [&](const Stmt *S) {
+        const auto *Ret = dyn_cast<ReturnStmt>(S);
+        if (!Ret)
+          return;
+        const Expr *Value = unwrap(Ret->getRetValue());
+        llvm::SmallVector<const Expr *, 2> Parts;
+        if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Value))
+          Parts.append(Ctor->arg_begin(), Ctor->arg_end());
+        else if (const auto *List = dyn_cast_or_null<InitListExpr>(Value))
+          Parts.append(List->inits().begin(), List->inits().end());
+        if (Index >= Parts.size()) {
+          All = false;
+          return;
+        }
+        R.join(rangeOf(Get, Parts[Index], nullptr));
+        Any = true;
+      });
+      if (!All || !Any)
+        return std::nullopt;
+      if (R.External) {
+        R.External = nullptr;
+        R.How.clear();
+        R.Opaque = true;
+      }
+      return R;
+    }
+    return std::nullopt;
+  }
+
+  /// A parameter of \p FD or a member of `this` (or a field of either):
+  /// values from outside the function, whose checks are about them alone.
+  static bool fromOutside(const IndexVar &V, const FunctionDecl *FD) {
+    if (!V.Base)
+      return V.Field != nullptr;
+    const auto *PVD = dyn_cast<ParmVarDecl>(V.Base);
+    return PVD && PVD->getDeclContext() == FD;
+  }
+
+  /// \p Test compares something with the rows of \p T: one side of a
+  /// comparison (`u.max().item<int64_t>() < n_users`, `(u < n_users).all()`)
+  /// or the bound of a range-test call (`u.lt(n_users)`).
+  bool comparesWithRows(const Stmt *Test, const TableSize &T,
+                        const FunctionDecl *FD) {
+    auto IsRows = [&](const Expr *E) {
+      Quantity Q = quantityOf(FD, E);
+      return Q.known() && Q.sameBase(T.Rows) && Q.Offset == T.Rows.Offset;
+    };
+    bool Found = false;
+    forEachOwnStmt(Test, [&](const Stmt *S) {
+      if (Found)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        Found = BO->isComparisonOp() &&
+                (IsRows(BO->getLHS()) || IsRows(BO->getRHS()));
+      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+        Found = Op->isComparisonOp() && Op->getNumArgs() == 2 &&
+                (IsRows(Op->getArg(0)) || IsRows(Op->getArg(1)));
+      } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+        Found = (callFacts(MC) & op::RangeTest) &&
+                llvm::any_of(MC->arguments(), IsRows);
+      }
+    });
+    return Found;
+  }
+
+  /// The index \p V, from outside the function, is never tested, while
+  /// another tensor from outside it is tested against the table's rows:
+  /// the evidence, with that check.
+  IndexEvidence otherTensorChecked(IndexGuardFinder &F, const FunctionDecl *FD,
+                                   const IndexVar &V, const TableSize &T) {
+    IndexEvidence E;
+    if (!fromOutside(V, FD) || !F.rangeTestsOf(V).empty())
+      return E;
+    for (const IndexVar &W : F.testedVariables()) {
+      if (W == V || !fromOutside(W, FD))
+        continue;
+      for (const Stmt *Test : F.rangeTestsOf(W))
+        if (comparesWithRows(Test, T, FD)) {
+          E.K = IndexEvidence::IneffectiveGuard;
+          E.Problem = IndexEvidence::OtherTensor;
+          E.Guard = Test;
+          E.Table = T;
+          E.TestedInstead =
+              W.Field ? static_cast<const NamedDecl *>(W.Field) : W.Base;
+          return E;
+        }
+    }
+    return E;
+  }
+
+  /// Some value or bound of \p R is a parameter of \p FD (plus a constant).
+  static bool mentionsParameterOf(const IndexRange &R, const FunctionDecl *FD) {
+    auto Mentions = [&](const Quantity &Q) {
+      const auto *PVD = dyn_cast_or_null<ParmVarDecl>(Q.Base);
+      return Q.K == Quantity::Named && PVD && !Q.Field &&
+             PVD->getDeclContext() == FD;
+    };
+    if (R.HasInterval && (Mentions(R.Lo) || Mentions(R.Hi)))
+      return true;
+    return llvm::any_of(R.Values,
+                        [&](const auto &V) { return Mentions(V.first); });
+  }
+
+  /// The table of \p Site as the caller of \p CS sees it: a module or a
+  /// tensor that is a parameter of \p FD is the argument passed for it;
+  /// otherwise \p T with its rows in the caller's terms.
+  TableSize tableInCaller(const FunctionDecl *FD, const IndexOpSite &Site,
+                          const TableSize &T, const CallSite &CS) {
+    auto Passed = [&](const Expr *E) -> const Expr * {
+      std::optional<IndexVar> Var = E ? directVariable(E) : std::nullopt;
+      const auto *PVD = Var && !Var->Field
+                            ? dyn_cast_or_null<ParmVarDecl>(Var->Base)
+                            : nullptr;
+      if (!PVD || PVD->getDeclContext() != FD)
+        return nullptr;
+      unsigned I = PVD->getFunctionScopeIndex() + CS.FirstArg;
+      return I < CS.Call->getNumArgs() ? CS.Call->getArg(I) : nullptr;
+    };
+    IndexOpSite There = Site;
+    if (const Expr *A = Passed(Site.Module)) {
+      There.Module = A;
+      return tableOf(CS.Caller, There);
+    }
+    if (const Expr *A = Passed(Site.Source)) {
+      There.Source = A;
+      return tableOf(CS.Caller, There);
+    }
+    TableSize CT = T;
+    CT.Rows = CT.Size = substitute(T.Rows, FD, CS.Caller, CS.Call);
+    // A member's rows mean nothing in another class's code.
+    if (CT.Rows.K == Quantity::Named && !CT.Rows.Base &&
+        !sameClass(FD, CS.Caller))
+      CT.Rows = {};
+    return CT;
   }
 
   static bool sameClass(const FunctionDecl *A, const FunctionDecl *B) {

@@ -1399,6 +1399,18 @@ struct KernelLaunchAnalysis::Impl {
     Expr::EvalResult R;
     if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx))
       return R.Val.getInt().getExtValue();
+    // A floating constant counts when it is a whole number (`256.0`): every
+    // value here is one, so a floating grid computation is exact.
+    if (llvm::APFloat F(0.0);
+        E->getType()->isRealFloatingType() && E->EvaluateAsFloat(F, Ctx)) {
+      llvm::APSInt I(64, /*isUnsigned=*/false);
+      bool Exact = false;
+      if (F.convertToInteger(I, llvm::RoundingMode::TowardZero, &Exact) !=
+              llvm::APFloat::opOK ||
+          !Exact)
+        return std::nullopt;
+      return I.getExtValue();
+    }
     if (const auto *MC = tensorMethodCall(E)) {
       if (MC->getType()->isIntegerType()) {
         if (!Leaf)
@@ -1448,7 +1460,17 @@ struct KernelLaunchAnalysis::Impl {
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       auto L = valueWhenEmpty(BO->getLHS(), Leaf, Via, Depth + 1);
       auto Rv = valueWhenEmpty(BO->getRHS(), Leaf, Via, Depth + 1);
+      // An empty count times anything (`k * n`), or divided by anything
+      // (`n / k`), is 0.
+      if ((BO->getOpcode() == BO_Mul && ((L && *L == 0) || (Rv && *Rv == 0))) ||
+          (BO->getOpcode() == BO_Div && L && *L == 0))
+        return 0;
       if (!L || !Rv)
+        return std::nullopt;
+      // In floating point, only a division that is exact stays a whole number
+      // (`(double)(n + 255) / 256` is not 0 when n is).
+      if (BO->getOpcode() == BO_Div && BO->getType()->isRealFloatingType() &&
+          (*Rv == 0 || *L % *Rv != 0))
         return std::nullopt;
       switch (BO->getOpcode()) {
       case BO_Add:
@@ -1485,6 +1507,9 @@ struct KernelLaunchAnalysis::Impl {
           return std::nullopt;
         return (Facts & op::StdMin) ? std::min(*A, *B) : std::max(*A, *B);
       }
+      // ceil / floor of a whole number is that number.
+      if ((Facts & op::RoundsToInteger) && Call->getNumArgs() == 1)
+        return valueWhenEmpty(Call->getArg(0), Leaf, Via, Depth + 1);
     }
     return std::nullopt;
   }
@@ -1529,6 +1554,75 @@ struct KernelLaunchAnalysis::Impl {
     return Dims;
   }
 
+  /// \p VD is passed to a function by non-const reference or pointer
+  /// (`resize(grid)`, `f(&grid)`) somewhere in \p Body: it may change there.
+  static bool passedByReference(const VarDecl *VD, const Stmt *Body) {
+    auto Names = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(unwrap(E));
+      return DRE && DRE->getDecl() == VD;
+    };
+    bool Found = false;
+    forEachOwnStmt(Body, [&](const Stmt *S) {
+      if (Found)
+        return;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        Found = UO->getOpcode() == UO_AddrOf && Names(UO->getSubExpr());
+        return;
+      }
+      const auto *Call = dyn_cast<CallExpr>(S);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee || isa<CXXOperatorCallExpr>(Call))
+        return;
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+           ++I) {
+        const QualType PT = Callee->getParamDecl(I)->getType();
+        if (PT->isReferenceType() &&
+            !PT.getNonReferenceType().isConstQualified() &&
+            Names(Call->getArg(I)))
+          Found = true;
+      }
+    });
+    return Found;
+  }
+
+  /// The dimensions a grid argument can have at \p Launch: those of
+  /// dimensions(), or, for a local dim3 written more than once (`dim3 grid;
+  /// if (c) grid = dim3(a); else grid = dim3(b);`), those of each of its
+  /// definitions that reaches the launch when nothing else writes it (not
+  /// a field, not through a reference).
+  llvm::SmallVector<llvm::SmallVector<const Expr *, 3>, 2>
+  gridCandidates(const Expr *Grid, const Stmt *Launch) {
+    llvm::SmallVector<llvm::SmallVector<const Expr *, 3>, 2> Out;
+    const auto *DRE = dyn_cast<DeclRefExpr>(unwrap(Grid));
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const auto *Owner =
+        VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod())
+           : nullptr;
+    if (!VD || !Owner || !isDim3(VD->getType()) || isa<ParmVarDecl>(VD) ||
+        !VD->isLocalVarDecl() || VD->isStaticLocal() || singleDefinition(VD)) {
+      Out.push_back(dimensions(Grid));
+      return Out;
+    }
+    IndexGuardFinder &Finder = GuardAnalysis.finder(Owner);
+    const IndexVar Whole{VD, nullptr};
+    std::vector<const Expr *> Defs = Finder.definitionsOf(VD);
+    std::vector<const Stmt *> Writes = Finder.writesOf(Whole);
+    // Each write is the declaration or defines a value: nothing else (a
+    // call that takes it by reference) changes it, and no field is set.
+    if (!Finder.valid() || Writes.size() != Defs.size() ||
+        (VD->getInit() && !llvm::is_contained(Defs, VD->getInit())))
+      return Out;
+    if (const CXXRecordDecl *RD = namedRecord(VD->getType()))
+      for (const FieldDecl *F : RD->fields())
+        if (Finder.writesOf(IndexVar{VD, F}).size() != Writes.size())
+          return Out;
+    if (passedByReference(VD, Owner->getBody()))
+      return Out;
+    for (const Expr *Def : Finder.reachingDefinitionsOf(VD, Launch))
+      Out.push_back(dimensions(Def));
+    return Out;
+  }
+
   LaunchFailure failure(const KernelLaunchSite &Site) {
     LaunchFailure F;
     const CallExpr *Config = Site.Launch->getConfig();
@@ -1555,8 +1649,18 @@ struct KernelLaunchAnalysis::Impl {
       F.Threads = Threads;
       return F;
     }
+    for (const auto &Dims : gridCandidates(Config->getArg(0), Site.Launch))
+      if (emptyGrid(Site, Dims, F))
+        return F;
+    return F;
+  }
+
+  /// The grid dimensions \p Dims can be 0 (\p F says how), with nothing
+  /// before the launch that rules it out.
+  bool emptyGrid(const KernelLaunchSite &Site,
+                 llvm::ArrayRef<const Expr *> Dims, LaunchFailure &F) {
     unsigned Dim = 0;
-    for (const Expr *D : dimensions(Config->getArg(0))) {
+    for (const Expr *D : Dims) {
       unsigned This = Dim++;
       if (!D)
         continue;
@@ -1568,7 +1672,7 @@ struct KernelLaunchAnalysis::Impl {
       if (!Leaf) {
         F.K = LaunchFailure::ZeroGrid;
         F.Dim = This;
-        return F;
+        return true;
       }
       // A check on an empty input before the launch makes it a choice: one
       // of what the grid is computed from.
@@ -1576,14 +1680,14 @@ struct KernelLaunchAnalysis::Impl {
       collectGridSources(D, Sources);
       if (provenAt(nullptr, Site.Launch, Site.Function, &Sources) &
           Guard::NonEmpty)
-        return F;
+        return false;
       F.K = LaunchFailure::EmptyGrid;
       F.Dim = This;
       F.Size = Leaf;
       F.Via = Via;
-      return F;
+      return true;
     }
-    return F;
+    return false;
   }
 
   static void classifyStream(KernelLaunchSite &Site, const ASTContext &Ctx) {

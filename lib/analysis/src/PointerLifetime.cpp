@@ -868,20 +868,23 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
     R.Blob = Blob;
     R.Buffer = bufferOrigin(Blob.Data, Body);
     const VarDecl *Owner = R.Buffer.Owner;
+    // The buffer of a temporary is gone once the from_blob's statement ends:
+    // every later use, and every escape, reads freed memory.
+    const bool Temporary = R.Buffer.K == BufferOrigin::Temporary;
     const bool Automatic = R.Buffer.K != BufferOrigin::Unknown &&
-                           R.Buffer.K != BufferOrigin::Pointer &&
+                           R.Buffer.K != BufferOrigin::Pointer && !Temporary &&
                            R.Buffer.Automatic;
     bool Heap = false;
     if (R.Buffer.K == BufferOrigin::Pointer && Owner)
       forEachOwnStmt(Body, [&](const Stmt *S) { Heap |= isFreeOf(S, Owner); });
-    if ((!Automatic && !Heap) || isHandedOn(Owner))
+    if (!Temporary && ((!Automatic && !Heap) || isHandedOn(Owner)))
       continue;
 
     Store First = climb(Blob.Call, Carried::Tensor, &Blob);
     if (First.K == Store::None)
       continue;
     if (First.escapes()) {
-      if (Automatic) {
+      if (Automatic || Temporary) {
         R.Kept = First;
         Out.push_back(R);
       }
@@ -904,64 +907,65 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
       if (!Start)
         continue;
       const Stmt *Freed = nullptr;
-      walk(*Start, 0, [&](const CFGElement &El, unsigned Phase) -> Step {
-        if (Found)
-          return Step::Stop;
-        const Stmt *Trigger = nullptr;
-        if (const VarDecl *Ended = lifetimeEnd(El, &Trigger)) {
-          if (Ended == Cur.Var)
-            return Step::Stop;
-          if (Ended == Owner && Automatic && Phase == 0) {
-            Freed = Trigger;
-            return Step::Advance;
-          }
-          return Step::Continue;
-        }
-        auto CS = El.getAs<CFGStmt>();
-        if (!CS)
-          return Step::Continue;
-        const Stmt *St = CS->getStmt();
-        if (Heap && Phase == 0 && isFreeOf(St, Owner)) {
-          Freed = St;
-          return Step::Advance;
-        }
-        const Expr *RHS = nullptr;
-        if (definesVar(St, Cur.Var, &RHS) && St != Cur.At &&
-            !derivesFrom(RHS, Cur.Var))
-          return Step::Stop;
-        const auto *DRE = dyn_cast<DeclRefExpr>(St);
-        if (!DRE || DRE->getDecl() != Cur.Var || isWriteOnly(DRE))
-          return Step::Continue;
-        Store Next = climb(DRE, Carried::Tensor, &Blob);
-        if (Next.escapes() && (Automatic || Phase == 1)) {
-          BlobEscape E = R;
-          E.Kept = Next;
-          if (!E.Kept.MayAliasOp)
-            E.Kept.MayAliasOp = Cur.Via.MayAliasOp;
-          E.Freed = Phase == 1 ? Freed : nullptr;
-          for (const Holding &Hd : Holders)
-            E.Via.push_back(Hd.Var);
-          Found = E;
-          return Step::Stop;
-        }
-        if (Phase == 1) {
-          BlobEscape E = R;
-          E.Kept = Cur.Via;
-          E.Use = DRE;
-          E.Freed = Freed;
-          for (const Holding &Hd : Holders)
-            E.Via.push_back(Hd.Var);
-          Found = E;
-          return Step::Stop;
-        }
-        if (Next.K == Store::Local && Next.Holder != Cur.Var)
-          if (const auto *VD = dyn_cast<VarDecl>(Next.Holder);
-              VD && llvm::none_of(Holders, [&](const Holding &Hd) {
-                return Hd.Var == VD;
-              }))
-            Holders.push_back({VD, Next.At, Next});
-        return Step::Continue;
-      });
+      walk(*Start, Temporary ? 1 : 0,
+           [&](const CFGElement &El, unsigned Phase) -> Step {
+             if (Found)
+               return Step::Stop;
+             const Stmt *Trigger = nullptr;
+             if (const VarDecl *Ended = lifetimeEnd(El, &Trigger)) {
+               if (Ended == Cur.Var)
+                 return Step::Stop;
+               if (Ended == Owner && Automatic && Phase == 0) {
+                 Freed = Trigger;
+                 return Step::Advance;
+               }
+               return Step::Continue;
+             }
+             auto CS = El.getAs<CFGStmt>();
+             if (!CS)
+               return Step::Continue;
+             const Stmt *St = CS->getStmt();
+             if (Heap && Phase == 0 && isFreeOf(St, Owner)) {
+               Freed = St;
+               return Step::Advance;
+             }
+             const Expr *RHS = nullptr;
+             if (definesVar(St, Cur.Var, &RHS) && St != Cur.At &&
+                 !derivesFrom(RHS, Cur.Var))
+               return Step::Stop;
+             const auto *DRE = dyn_cast<DeclRefExpr>(St);
+             if (!DRE || DRE->getDecl() != Cur.Var || isWriteOnly(DRE))
+               return Step::Continue;
+             Store Next = climb(DRE, Carried::Tensor, &Blob);
+             if (Next.escapes() && (Automatic || Phase == 1)) {
+               BlobEscape E = R;
+               E.Kept = Next;
+               if (!E.Kept.MayAliasOp)
+                 E.Kept.MayAliasOp = Cur.Via.MayAliasOp;
+               E.Freed = Phase == 1 ? Freed : nullptr;
+               for (const Holding &Hd : Holders)
+                 E.Via.push_back(Hd.Var);
+               Found = E;
+               return Step::Stop;
+             }
+             if (Phase == 1) {
+               BlobEscape E = R;
+               E.Kept = Cur.Via;
+               E.Use = DRE;
+               E.Freed = Freed;
+               for (const Holding &Hd : Holders)
+                 E.Via.push_back(Hd.Var);
+               Found = E;
+               return Step::Stop;
+             }
+             if (Next.K == Store::Local && Next.Holder != Cur.Var)
+               if (const auto *VD = dyn_cast<VarDecl>(Next.Holder);
+                   VD && llvm::none_of(Holders, [&](const Holding &Hd) {
+                     return Hd.Var == VD;
+                   }))
+                 Holders.push_back({VD, Next.At, Next});
+             return Step::Continue;
+           });
     }
     if (Found)
       Out.push_back(*Found);

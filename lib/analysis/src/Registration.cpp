@@ -467,6 +467,51 @@ private:
   bool Complete = true;
 };
 
+/// Assignments of registered members in a member function that is not
+/// building code.
+class LaterWriteWalker : public RecursiveASTVisitor<LaterWriteWalker> {
+public:
+  LaterWriteWalker(llvm::MapVector<const FieldDecl *, MemberFacts> &Members,
+                   const FunctionDecl *FD)
+      : Members(Members), FD(FD) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      note(BO, BO->getLHS(), BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      note(Op, Op->getArg(0), Op->getArg(1));
+    return true;
+  }
+
+private:
+  void note(const Expr *Site, const Expr *LHS, const Expr *RHS) {
+    const FieldDecl *Field = thisField(LHS);
+    auto *It = Field ? Members.find(Field) : Members.end();
+    if (It == Members.end() || !It->second.Registered ||
+        It->second.Class.InContainer)
+      return;
+    // `m = m.to(x.device())` keeps the registered values.
+    if (thisField(peel::peel(RHS, peel::Converted | peel::CopiesAndMoves |
+                                      peel::ValuePreservingMethods)) == Field)
+      return;
+    MemberWrite W;
+    W.How = MemberWrite::Assignment;
+    W.Site = Site;
+    W.Value = RHS;
+    W.Function = FD;
+    W.IsNull = isNullValue(RHS);
+    It->second.LaterWrites.push_back(W);
+  }
+
+  llvm::MapVector<const FieldDecl *, MemberFacts> &Members;
+  const FunctionDecl *FD;
+};
+
 } // namespace
 
 bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
@@ -512,7 +557,16 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
   for (const FieldDecl *FD : RD->fields())
     if (Members.count(FD))
       Walker.visitDefaultMemberInitializer(FD);
-  return Walker.run(Walked);
+  const bool Ran = Walker.run(Walked);
+  // The other member functions: where a registered member is replaced.
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(MD) || MD->isStatic() ||
+        !MD->hasBody(Def) || llvm::is_contained(Walked, Def))
+      continue;
+    LaterWriteWalker(Members, Def).TraverseStmt(Def->getBody());
+  }
+  return Ran;
 }
 
 //===----------------------------------------------------------------------===//
@@ -746,6 +800,28 @@ ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
       R.Write = &W;
       return R;
     }
+  }
+  // Replaced in another member function: after the building code, whatever
+  // the order of the definitions.
+  const CallExpr *Registration =
+      Facts.RegisteredAt ? registrationIn(Facts.RegisteredAt) : nullptr;
+  for (const MemberWrite &Reg : Facts.Writes)
+    if (!Registration && Reg.Value)
+      Registration = registrationIn(Reg.Value);
+  if (!Registration)
+    return R;
+  for (const MemberWrite &W : Facts.LaterWrites) {
+    if (W.IsNull || !W.Value || registrationIn(W.Value))
+      continue;
+    const Expr *Stored = stripValue(W.Value);
+    if (isa<DeclRefExpr, MemberExpr>(Stored) &&
+        classifyMemberType(Stored->getType().getNonReferenceType()).K !=
+            MemberClass::None)
+      continue;
+    R.Registration = Registration;
+    R.Write = &W;
+    R.OutsideBuilding = true;
+    return R;
   }
   return R;
 }

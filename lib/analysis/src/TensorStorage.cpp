@@ -271,12 +271,36 @@ void setOwner(BufferOrigin &O, BufferOrigin::Kind K, const Expr *Ref,
 /// The buffer of \p E, an lvalue of one element (`v[0]`, `a[i]`, `x`).
 BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth);
 
+/// \p Obj is a temporary object whose lifetime is its full-expression (not
+/// one bound to a reference that extends it).
+bool isTemporaryObject(const Expr *Obj) {
+  const auto *MTE = dyn_cast_or_null<MaterializeTemporaryExpr>(
+      Obj ? Obj->IgnoreParens() : nullptr);
+  return MTE && !MTE->getExtendingDecl();
+}
+
+/// \p Obj is a temporary made by a deep copy of an object of its own class
+/// (`img.clone()`: the table's Allocates for a member of any class): it
+/// owns the memory its pointer fields point to.
+bool isTemporaryDeepCopy(const Expr *Obj) {
+  if (!isTemporaryObject(Obj))
+    return false;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(
+      peel::peel(Obj, peel::Compiler | peel::CopiesAndMoves));
+  const Expr *Source = MC ? MC->getImplicitObjectArgument() : nullptr;
+  const CXXRecordDecl *Made =
+      MC ? MC->getType()->getAsCXXRecordDecl() : nullptr;
+  return Source && Made && !isTensorType(MC->getType()) &&
+         (callFacts(MC) & op::Allocates) &&
+         Made == Source->getType().getNonReferenceType()->getAsCXXRecordDecl();
+}
+
 BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   BufferOrigin O;
   if (!E || Depth > limits::OriginDepth)
     return O;
   // Casts: the memory is what it was before them.
-  E = E->IgnoreParens();
+  E = peel::peel(E, peel::Parens | peel::FullExprs);
   while (const auto *Cast = dyn_cast<CastExpr>(E)) {
     if (Cast->getCastKind() == CK_ArrayToPointerDecay)
       break;
@@ -309,8 +333,26 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
     const uint64_t Facts = callFacts(MC);
     QualType Element = Obj ? containerElement(Obj->getType()) : QualType();
     if (!Element.isNull() &&
-        (Facts & (op::ContainerData | op::ContainerAccess)))
+        (Facts & (op::ContainerData | op::ContainerAccess))) {
       setOwner(O, BufferOrigin::Container, Obj, Element);
+      if (isTemporaryObject(Obj)) {
+        O.K = BufferOrigin::Temporary;
+        O.OwnerRef = Obj->IgnoreParens();
+      }
+    }
+    return O;
+  }
+  // A pointer field of a temporary deep copy: `img.clone().data`.
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()) &&
+      ME->getType()->isPointerType() && isTemporaryDeepCopy(ME->getBase())) {
+    O.K = BufferOrigin::Temporary;
+    O.OwnerRef = ME->getBase()->IgnoreParens();
+    const QualType Pointee = ME->getType()->getPointeeType();
+    if (!Pointee->isVoidType() && !Pointee->isCharType()) {
+      O.Element = Pointee;
+      O.DeclaredPointee = true;
+    }
     return O;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {

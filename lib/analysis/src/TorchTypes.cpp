@@ -34,6 +34,31 @@ bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
   return DC && DC->isTranslationUnit();
 }
 
+bool isDataExample(QualType T) {
+  return hasQualifiedName(namedRecord(T), "Example", {"torch", "data"});
+}
+
+const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {
+  const auto *Apply = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  if (!Apply || !Apply->isStatic() || !Apply->getIdentifier() ||
+      Apply->getName() != "apply")
+    return nullptr;
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(Apply->getParent());
+  if (!Spec || !hasQualifiedName(Spec, "Function", {"torch", "autograd"}))
+    return nullptr;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() != 1 || Args[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const CXXRecordDecl *User = Args[0].getAsType()->getAsCXXRecordDecl();
+  if (!User || !User->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *MD : User->getDefinition()->methods())
+    if (MD->isStatic() && MD->getIdentifier() && MD->getName() == "forward")
+      return MD;
+  return nullptr;
+}
+
 static const CXXRecordDecl *recordOf(QualType T) {
   if (T.isNull())
     return nullptr;

@@ -150,6 +150,13 @@ public:
   /// its initialiser and the right-hand sides of plain assignments.
   std::vector<const clang::Expr *> definitionsOf(const clang::ValueDecl *D);
 
+  /// The definitions of the local \p D (of definitionsOf) whose value can
+  /// reach \p Use: some path leads from the definition to the use with no
+  /// other write of \p D on it (`dim3 grid; if (c) grid = a; else grid = b;`
+  /// gives a and b at a use after the `if`).
+  std::vector<const clang::Expr *>
+  reachingDefinitionsOf(const clang::ValueDecl *D, const clang::Stmt *Use);
+
   /// The statements that write \p V: assignments, in-place ops, and
   /// non-const references passed to functions outside LibTorch.
   std::vector<const clang::Stmt *> writesOf(const IndexVar &V);
@@ -157,6 +164,10 @@ public:
   /// The statements that test \p V's range (guards, and the conditions of
   /// branches on it), whether or not they dominate a use.
   std::vector<const clang::Stmt *> rangeTestsOf(const IndexVar &V);
+
+  /// The variables some statement of the function tests the range of
+  /// (those rangeTestsOf finds a test for), in source order of a test.
+  std::vector<IndexVar> testedVariables();
 
   /// \p A is evaluated before \p B on every path to B.
   bool dominates(const clang::Stmt *A, const clang::Stmt *B);

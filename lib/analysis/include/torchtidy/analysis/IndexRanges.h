@@ -171,7 +171,11 @@ struct IndexEvidence {
     AfterTheUse,  ///< it comes after the use
     SomePaths,    ///< it is not on every path to the use
     WrittenAfter, ///< the index is written again between the two
+    /// it tests another tensor against the table's rows (TestedInstead)
+    OtherTensor,
   } Problem = SomePaths;
+  /// OtherTensor: the parameter or member the check tests instead.
+  const clang::NamedDecl *TestedInstead = nullptr;
   /// Evidence found in a caller: the call that passes the index (the
   /// finding is reported there) and its function.
   const clang::CallExpr *Caller = nullptr;

@@ -57,6 +57,11 @@ struct MemberFacts {
   llvm::SmallVector<MemberWrite, 2> Writes;
   /// Any initialiser at all (default member initialiser or init list).
   bool HasInitializer = false;
+  /// Assignments of a registered member in the class's other member
+  /// functions defined in this translation unit (`update()`, `forward()`),
+  /// in source order: a new tensor or module stored there replaces the
+  /// registered one as surely as in the building code.
+  llvm::SmallVector<MemberWrite, 1> LaterWrites;
 };
 
 /// The registration facts of every tensor and submodule member of one
@@ -87,14 +92,20 @@ private:
   llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
 };
 
-/// A write of a registered member that comes after its registration in the
-/// same building function and stores a new, unregistered value
-/// (`rms = RunningMeanStd(...)` after `rms(register_module("rms", ...))`):
-/// the module's children (or buffers) keep the registered one, the member
-/// holds the other. The registration call, and the write; null when none.
+/// A write of a registered member that stores a new, unregistered value
+/// after its registration, in the same building function
+/// (`rms = RunningMeanStd(...)` after `rms(register_module("rms", ...))`) or
+/// in another member function (`mean = x.mean(0);` in `update()`): the
+/// module's children (or buffers) keep the registered one, the member holds
+/// the other. A conversion of the member itself (`m = m.to(x.device())`)
+/// keeps its values and is not one. The registration call, and the write;
+/// null when none.
 struct ReplacedRegistration {
   const clang::CallExpr *Registration = nullptr;
   const MemberWrite *Write = nullptr;
+  /// The write is in a member function that is not building code (a
+  /// buffer cannot be registered again there: its name is taken).
+  bool OutsideBuilding = false;
   explicit operator bool() const { return Write != nullptr; }
 };
 ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,

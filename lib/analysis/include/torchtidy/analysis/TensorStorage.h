@@ -93,7 +93,13 @@ struct BufferOrigin {
     Array,     ///< the elements of an array variable (`float a[4]`)
     Container, ///< `v.data()`, `&v[0]`, `s.c_str()` of a standard container
     Scalar,    ///< `&x` of a variable that is neither array nor container
-    Pointer    ///< the value of a pointer variable (maybe freed later)
+    Pointer,   ///< the value of a pointer variable (maybe freed later)
+    /// The buffer of a temporary object that owns it, destroyed at the end
+    /// of its full-expression: `f().data()` of a standard container
+    /// returned by value, a pointer field of a deep copy (`img.clone().data`,
+    /// a class's own `clone()` returning it by value). Owner is null,
+    /// OwnerRef the temporary.
+    Temporary
   };
   Kind K = Unknown;
   /// The variable that holds the memory (Array, Container, Scalar) or the

@@ -115,7 +115,7 @@ enum Fact : uint64_t {
   Contiguity = 1ull << 56,  ///< is_contiguous() tests it, contiguous() makes it
   StridedView = 1ull << 57, ///< transpose / permute / expand: a strided view
   TestsCuda = 1ull << 58,   ///< is_cuda() of a tensor or a device
-  // Devices (bits 59-63).
+  // Devices, streams, and the rest (bits 59-62; 63 is the last one free).
   /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
@@ -129,6 +129,9 @@ enum Fact : uint64_t {
   /// searchsorted / bucketize: indices in [0, N], N the boundaries' size
   /// (one past the last boundary is a value), not a plain index producer.
   Bucketizes = 1ull << 61,
+  /// ceil / floor: an integer from a floating value (the value itself when
+  /// it is one); how a grid is sized in `ceil((double)n / 256)`.
+  RoundsToInteger = 1ull << 62,
 };
 
 /// Registration calls of torch::nn::Module.

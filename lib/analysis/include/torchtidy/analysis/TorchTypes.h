@@ -25,6 +25,15 @@ namespace torchtidy {
 bool hasQualifiedName(const clang::NamedDecl *D, llvm::StringRef Name,
                       llvm::ArrayRef<llvm::StringRef> Namespaces);
 
+/// The user's `T::forward(ctx, args...)` that a call of
+/// `torch::autograd::Function<T>::apply(args...)` (\p Callee) runs: its
+/// declaration in T (a static member named forward), else null.
+const clang::CXXMethodDecl *
+autogradFunctionForward(const clang::FunctionDecl *Callee);
+
+/// `torch::data::Example<Data, Target>`: a dataset's example, a batch.
+bool isDataExample(clang::QualType T);
+
 /// The class \p T names, through references, qualifiers and sugar, else
 /// null.
 const clang::CXXRecordDecl *namedRecord(clang::QualType T);

@@ -544,7 +544,20 @@ inline TensorOptions device(c10::Device d) { return TensorOptions(d); }
 template <typename Value> void load(Value &value, const std::string &path);
 namespace autograd {
 using Variable = at::Tensor;
-}
+using variable_list = std::vector<Variable>;
+struct AutogradContext {
+  void save_for_backward(variable_list to_save);
+  variable_list get_saved_variables() const;
+};
+// torch/csrc/autograd/custom_function.h: apply(args...) runs
+// T::forward(ctx, args...) and records T::backward.
+template <class T> struct Function {
+  template <typename X = T, typename... Args>
+  static auto apply(Args &&...args)
+      -> decltype(X::forward(static_cast<AutogradContext *>(nullptr),
+                             static_cast<Args &&>(args)...));
+};
+} // namespace autograd
 namespace cuda {
 bool is_available();
 int64_t device_count();
