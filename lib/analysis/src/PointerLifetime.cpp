@@ -871,6 +871,8 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
     // The buffer of a temporary is gone once the from_blob's statement ends:
     // every later use, and every escape, reads freed memory.
     const bool Temporary = R.Buffer.K == BufferOrigin::Temporary;
+    // The walk starts after the temporary died: every use is after it.
+    const unsigned From = Temporary ? 1 : 0;
     const bool Automatic = R.Buffer.K != BufferOrigin::Unknown &&
                            R.Buffer.K != BufferOrigin::Pointer && !Temporary &&
                            R.Buffer.Automatic;
@@ -907,65 +909,64 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
       if (!Start)
         continue;
       const Stmt *Freed = nullptr;
-      walk(*Start, Temporary ? 1 : 0,
-           [&](const CFGElement &El, unsigned Phase) -> Step {
-             if (Found)
-               return Step::Stop;
-             const Stmt *Trigger = nullptr;
-             if (const VarDecl *Ended = lifetimeEnd(El, &Trigger)) {
-               if (Ended == Cur.Var)
-                 return Step::Stop;
-               if (Ended == Owner && Automatic && Phase == 0) {
-                 Freed = Trigger;
-                 return Step::Advance;
-               }
-               return Step::Continue;
-             }
-             auto CS = El.getAs<CFGStmt>();
-             if (!CS)
-               return Step::Continue;
-             const Stmt *St = CS->getStmt();
-             if (Heap && Phase == 0 && isFreeOf(St, Owner)) {
-               Freed = St;
-               return Step::Advance;
-             }
-             const Expr *RHS = nullptr;
-             if (definesVar(St, Cur.Var, &RHS) && St != Cur.At &&
-                 !derivesFrom(RHS, Cur.Var))
-               return Step::Stop;
-             const auto *DRE = dyn_cast<DeclRefExpr>(St);
-             if (!DRE || DRE->getDecl() != Cur.Var || isWriteOnly(DRE))
-               return Step::Continue;
-             Store Next = climb(DRE, Carried::Tensor, &Blob);
-             if (Next.escapes() && (Automatic || Phase == 1)) {
-               BlobEscape E = R;
-               E.Kept = Next;
-               if (!E.Kept.MayAliasOp)
-                 E.Kept.MayAliasOp = Cur.Via.MayAliasOp;
-               E.Freed = Phase == 1 ? Freed : nullptr;
-               for (const Holding &Hd : Holders)
-                 E.Via.push_back(Hd.Var);
-               Found = E;
-               return Step::Stop;
-             }
-             if (Phase == 1) {
-               BlobEscape E = R;
-               E.Kept = Cur.Via;
-               E.Use = DRE;
-               E.Freed = Freed;
-               for (const Holding &Hd : Holders)
-                 E.Via.push_back(Hd.Var);
-               Found = E;
-               return Step::Stop;
-             }
-             if (Next.K == Store::Local && Next.Holder != Cur.Var)
-               if (const auto *VD = dyn_cast<VarDecl>(Next.Holder);
-                   VD && llvm::none_of(Holders, [&](const Holding &Hd) {
-                     return Hd.Var == VD;
-                   }))
-                 Holders.push_back({VD, Next.At, Next});
-             return Step::Continue;
-           });
+      walk(*Start, From, [&](const CFGElement &El, unsigned Phase) -> Step {
+        if (Found)
+          return Step::Stop;
+        const Stmt *Trigger = nullptr;
+        if (const VarDecl *Ended = lifetimeEnd(El, &Trigger)) {
+          if (Ended == Cur.Var)
+            return Step::Stop;
+          if (Ended == Owner && Automatic && Phase == 0) {
+            Freed = Trigger;
+            return Step::Advance;
+          }
+          return Step::Continue;
+        }
+        auto CS = El.getAs<CFGStmt>();
+        if (!CS)
+          return Step::Continue;
+        const Stmt *St = CS->getStmt();
+        if (Heap && Phase == 0 && isFreeOf(St, Owner)) {
+          Freed = St;
+          return Step::Advance;
+        }
+        const Expr *RHS = nullptr;
+        if (definesVar(St, Cur.Var, &RHS) && St != Cur.At &&
+            !derivesFrom(RHS, Cur.Var))
+          return Step::Stop;
+        const auto *DRE = dyn_cast<DeclRefExpr>(St);
+        if (!DRE || DRE->getDecl() != Cur.Var || isWriteOnly(DRE))
+          return Step::Continue;
+        Store Next = climb(DRE, Carried::Tensor, &Blob);
+        if (Next.escapes() && (Automatic || Phase == 1)) {
+          BlobEscape E = R;
+          E.Kept = Next;
+          if (!E.Kept.MayAliasOp)
+            E.Kept.MayAliasOp = Cur.Via.MayAliasOp;
+          E.Freed = Phase == 1 ? Freed : nullptr;
+          for (const Holding &Hd : Holders)
+            E.Via.push_back(Hd.Var);
+          Found = E;
+          return Step::Stop;
+        }
+        if (Phase == 1) {
+          BlobEscape E = R;
+          E.Kept = Cur.Via;
+          E.Use = DRE;
+          E.Freed = Freed;
+          for (const Holding &Hd : Holders)
+            E.Via.push_back(Hd.Var);
+          Found = E;
+          return Step::Stop;
+        }
+        if (Next.K == Store::Local && Next.Holder != Cur.Var)
+          if (const auto *VD = dyn_cast<VarDecl>(Next.Holder);
+              VD && llvm::none_of(Holders, [&](const Holding &Hd) {
+                return Hd.Var == VD;
+              }))
+            Holders.push_back({VD, Next.At, Next});
+        return Step::Continue;
+      });
     }
     if (Found)
       Out.push_back(*Found);

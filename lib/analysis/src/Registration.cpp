@@ -771,6 +771,15 @@ static const CallExpr *registrationIn(const Expr *E) {
   return nullptr;
 }
 
+/// \p W stores a new module or tensor, not a variable that may hold what
+/// was registered (`rms = layer;` after `register_module("rms", layer)`).
+static bool storesNewValue(const MemberWrite &W) {
+  const Expr *Stored = stripValue(W.Value);
+  return !(isa<DeclRefExpr, MemberExpr>(Stored) &&
+           classifyMemberType(Stored->getType().getNonReferenceType()).K !=
+               MemberClass::None);
+}
+
 ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
                                                const ASTContext &Ctx) {
   ReplacedRegistration R;
@@ -786,12 +795,7 @@ ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
       if (&W == &Reg || W.IsNull || !W.Value || W.Function != Reg.Function ||
           W.How != MemberWrite::Assignment || registrationIn(W.Value))
         continue;
-      // A variable may hold what was registered (`rms = layer;` after
-      // `register_module("rms", layer)`): only a new module or tensor.
-      const Expr *Stored = stripValue(W.Value);
-      if (isa<DeclRefExpr, MemberExpr>(Stored) &&
-          classifyMemberType(Stored->getType().getNonReferenceType()).K !=
-              MemberClass::None)
+      if (!storesNewValue(W))
         continue;
       if (!SM.isBeforeInTranslationUnit(Reg.Site->getBeginLoc(),
                                         W.Site->getBeginLoc()))
@@ -813,10 +817,7 @@ ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
   for (const MemberWrite &W : Facts.LaterWrites) {
     if (W.IsNull || !W.Value || registrationIn(W.Value))
       continue;
-    const Expr *Stored = stripValue(W.Value);
-    if (isa<DeclRefExpr, MemberExpr>(Stored) &&
-        classifyMemberType(Stored->getType().getNonReferenceType()).K !=
-            MemberClass::None)
+    if (!storesNewValue(W))
       continue;
     R.Registration = Registration;
     R.Write = &W;
