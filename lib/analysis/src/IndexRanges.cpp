@@ -2368,7 +2368,7 @@ struct IndexRangeAnalysis::Impl {
                                             const IndexVar &V) {
     const auto *VD = dyn_cast<VarDecl>(V.Base);
     if (!VD || !isDataExample(VD->getType()) ||
-        !isDataExample(QualType(V.Field->getParent()->getTypeForDecl(), 0)))
+        !isDataExample(V.Field->getParent()))
       return std::nullopt;
     const CXXRecordDecl *Dataset = datasetOfLoop(FD, VD);
     if (!Dataset || !Dataset->hasDefinition())

@@ -34,8 +34,10 @@ bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
   return DC && DC->isTranslationUnit();
 }
 
-bool isDataExample(QualType T) {
-  return hasQualifiedName(namedRecord(T), "Example", {"torch", "data"});
+bool isDataExample(QualType T) { return isDataExample(namedRecord(T)); }
+
+bool isDataExample(const RecordDecl *RD) {
+  return hasQualifiedName(RD, "Example", {"torch", "data"});
 }
 
 const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {

@@ -33,6 +33,7 @@ autogradFunctionForward(const clang::FunctionDecl *Callee);
 
 /// `torch::data::Example<Data, Target>`: a dataset's example, a batch.
 bool isDataExample(clang::QualType T);
+bool isDataExample(const clang::RecordDecl *RD);
 
 /// The class \p T names, through references, qualifiers and sugar, else
 /// null.
