@@ -144,8 +144,7 @@ if getattr(config, "torch_clangd", ""):
 if shutil.which("clang-format-19"):
     config.available_features.add("clang-format-19")
 # And its own lint (test/tools/self-lint.test, tools/self-lint.sh).
-if shutil.which("clang-tidy-19") and os.path.exists(
-        "/usr/lib/llvm-19/bin/clang-include-cleaner"):
+if shutil.which("clang-tidy-19"):
     config.available_features.add("clang-tidy-19")
 if os.path.isdir("/usr/include/torch/csrc/api/include") or config.torch_include_dirs:
     config.available_features.add("libtorch")

@@ -27,12 +27,17 @@ preamble "hit" when warm, every file the results cache stored must be a
 results "hit" when rwarm (and in pwarm), and at least --min-warnings
 warnings must come out in all, so an empty comparison cannot pass.
 
+The files are run -j at a time, sharing the preamble cache directory as a
+project's files do: first full, scope and cold of every file, then warm,
+rcold and rwarm of every file.
+
 Usage: compare_modes.py --torch-tidy BIN --work DIR [--min-warnings N]
                         [-p BUILD | --flags '...'] [--checks GLOB]
-                        [--project] FILE...
+                        [-j N] [--project] FILE...
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -155,6 +160,7 @@ def main():
     ap.add_argument("--header-filter", default="")
     ap.add_argument("--min-warnings", type=int, default=1)
     ap.add_argument("--project", action="store_true")
+    ap.add_argument("-j", dest="jobs", type=int, default=1)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)
@@ -166,13 +172,25 @@ def main():
         before += ["-p", a.build]
     after = ["--"] + shlex.split(a.flags) if not a.build else []
     failures, warnings, hits, replayed, stored = [], 0, 0, 0, 0
-    for f in a.files:
+    def modes_of(numbered, modes):
+        i, f = numbered
         results = {}
-        for m in MODES:
-            fixes = os.path.join(a.work, "%s-%s.yaml" % (os.path.basename(f), m))
+        for m in modes:
+            fixes = os.path.join(a.work, "%d-%s-%s.yaml" % (i, os.path.basename(f), m))
             cmd = ([a.torch_tidy] + mode_flags(m, a.work) + ["--export-fixes=" + fixes]
                    + before + [f] + after)
             results[m] = run(cmd, {"fixes": fixes})
+        return results
+
+    # Two phases, so that every preamble one file's cold run began to build
+    # (or left to another file's build) is written before any warm run asks.
+    numbered = list(enumerate(a.files))
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        all_results = list(pool.map(lambda n: modes_of(n, MODES[:3]), numbered))
+        for results, later in zip(all_results,
+                                  pool.map(lambda n: modes_of(n, MODES[3:]), numbered)):
+            results.update(later)
+    for f, results in zip(a.files, all_results):
         compare(f, results, "full", MODES[1:], ("rc", "out", "err", "fixes"), failures)
         warm = results["warm"]["log"]
         served = [l for l in warm if re.search(r": hit [0-9a-f]{40}", l)]
