@@ -266,7 +266,8 @@ private:
       std::unique_ptr<ASTConsumer> Tidy =
           Parent.ConsumerFactory.createASTConsumer(Compiler, File);
       if (!Tidy || !fastRunOptions().UserScope ||
-          !Parent.Filter.onlyLibTorchChecks(File))
+          !(fastRunOptions().UserScopeForAllChecks ||
+            Parent.Filter.onlyLibTorchChecks(File)))
         return Tidy;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
       Consumers.push_back(std::make_unique<UserScopeConsumer>(File.str()));
@@ -372,6 +373,7 @@ CacheKey resultsKey(ClangTidyContext &Context,
   Key.add("the driver's options",
           {ApplyAnyFix ? "fix-notes" : "", Quiet ? "quiet" : "",
            Fast.UserScope ? "scope" : "full",
+           Fast.UserScopeForAllChecks ? "scope-all" : "",
            Fast.PreambleCache ? "preamble" : "no-preamble"});
   return Key;
 }

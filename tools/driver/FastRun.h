@@ -39,6 +39,9 @@ struct FastRunOptions {
   uint64_t CacheMaxBytes = DefaultCacheMaxBytes;
   /// Traverse only declarations outside system headers.
   bool UserScope = true;
+  /// ...for every check, not only when all are libtorch-* checks
+  /// (--skip-system-headers).
+  bool UserScopeForAllChecks = false;
   /// Say on stderr what the caches and the traversal scope do for each file.
   bool CacheVerbose = false;
 };

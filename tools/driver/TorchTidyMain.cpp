@@ -16,6 +16,9 @@
 //   --no-preamble-cache        parse every file's includes
 //   --no-results-cache         analyse every file, changed or not
 //   --full-traversal           let the checks visit the system headers' AST
+//   --skip-system-headers      every check, not only the libtorch ones,
+//                              visits only declarations outside system
+//                              headers (clang-tidy 22's default)
 //   --cache-verbose            say what the caches and the traversal scope
 //                              do for each file
 // The first five run the files in worker processes (this same driver, one
@@ -122,6 +125,9 @@ takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
       Taken.push_back(A.str());
     } else if (Opt == "full-traversal") {
       Fast.UserScope = false;
+      Taken.push_back(A.str());
+    } else if (Opt == "skip-system-headers") {
+      Fast.UserScopeForAllChecks = true;
       Taken.push_back(A.str());
     } else if (Opt == "cache-verbose") {
       Fast.CacheVerbose = true;
