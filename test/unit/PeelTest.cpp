@@ -113,6 +113,36 @@ TEST(Peel, Constructions) {
             "DeclRefExpr n");
 }
 
+/// The number of elements of the list f's return value is written as, or
+/// -1 when it is not a written list (peel::writtenList).
+int writtenListSize(const std::string &Code) {
+  auto AST = parse(Code);
+  if (!AST)
+    return -2;
+  const clang::InitListExpr *IL = peel::writtenList(returnedBy(*AST));
+  return IL ? static_cast<int>(IL->getNumInits()) : -1;
+}
+
+TEST(Peel, WrittenLists) {
+  // The braced list itself, and one bound to an ArrayRef's initializer_list.
+  EXPECT_EQ(writtenListSize("long f() { return {4}; }"), 1);
+  EXPECT_EQ(writtenListSize("c10::IntArrayRef f() { return {1, 2}; }"), 2);
+  // A vector written with its type: the allocator is a default argument.
+  EXPECT_EQ(writtenListSize(
+                "std::vector<long> f() { return std::vector<long>{1, 2, 3}; }"),
+            3);
+  // An object made of a list and another written argument is not a list,
+  // nor is a vector built elsewhere.
+  EXPECT_EQ(writtenListSize("struct Pair { Pair(std::initializer_list<long>, "
+                            "int); };\n"
+                            "Pair f() { return Pair({1, 2}, 3); }"),
+            -1);
+  EXPECT_EQ(
+      writtenListSize("std::vector<long> f(std::vector<long> v) { return v; }"),
+      -1);
+  EXPECT_EQ(peel::writtenList(nullptr), nullptr);
+}
+
 TEST(Peel, NullAndBound) {
   EXPECT_EQ(peel::peel(nullptr, peel::Copied), nullptr);
   EXPECT_EQ(peel::peelOne(nullptr, peel::Copied), nullptr);

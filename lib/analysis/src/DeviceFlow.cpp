@@ -855,15 +855,8 @@ private:
   }
 
   static const Expr *firstListElement(const Expr *E) {
-    E = E->IgnoreImplicit();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
-      if (Ctor->getNumArgs() >= 1)
-        E = Ctor->getArg(0)->IgnoreImplicit();
-    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = List->getSubExpr()->IgnoreImplicit();
-    if (const auto *IL = dyn_cast<InitListExpr>(E))
-      return IL->getNumInits() ? IL->getInit(0) : nullptr;
-    return nullptr;
+    const InitListExpr *IL = peel::writtenList(E);
+    return IL && IL->getNumInits() ? IL->getInit(0) : nullptr;
   }
 
   void recordSite(const CallExpr *Call, const State &St) {
@@ -884,15 +877,8 @@ private:
   /// initializer_list, an ArrayRef or a vector), else none.
   static llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
     llvm::SmallVector<const Expr *, 4> Out;
-    E = E->IgnoreImplicit();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
-      if (Ctor->getNumArgs() >= 1)
-        E = Ctor->getArg(0)->IgnoreImplicit();
-    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = List->getSubExpr()->IgnoreImplicit();
-    if (const auto *IL = dyn_cast<InitListExpr>(E))
-      for (const Expr *Init : IL->inits())
-        Out.push_back(Init);
+    if (const InitListExpr *IL = peel::writtenList(E))
+      Out.append(IL->inits().begin(), IL->inits().end());
     return Out;
   }
 

@@ -416,11 +416,8 @@ bool makesZeroDim(const CallExpr *Call) {
           return true;
         Arg = CE->getArg(0)->IgnoreImplicit();
       }
-    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(Arg))
-      Arg = List->getSubExpr()->IgnoreImplicit();
-    if (const auto *IL = dyn_cast<InitListExpr>(Arg))
-      return IL->getNumInits() == 0;
-    return false;
+    const InitListExpr *IL = peel::writtenList(Arg);
+    return IL && IL->getNumInits() == 0;
   }
   return false;
 }

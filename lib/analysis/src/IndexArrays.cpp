@@ -2,7 +2,7 @@
 
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
-#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -461,18 +461,8 @@ private:
       return C;
     }
     // `{n}`: one dimension.
-    for (unsigned I = 0; First && I < limits::PeeledWrappers; ++I) {
-      First = First->IgnoreImplicit();
-      if (const auto *Ctor = dyn_cast<CXXConstructExpr>(First);
-          Ctor && Ctor->getNumArgs() == 1)
-        First = Ctor->getArg(0);
-      else if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(First))
-        First = Std->getSubExpr();
-      else if (const auto *IL = dyn_cast<InitListExpr>(First))
-        return IL->getNumInits() == 1 ? countOf(IL->getInit(0), Fn) : Count{};
-      else
-        break;
-    }
+    if (const InitListExpr *IL = peel::writtenList(First))
+      return IL->getNumInits() == 1 ? countOf(IL->getInit(0), Fn) : Count{};
     return {};
   }
 

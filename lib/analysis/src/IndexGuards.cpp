@@ -298,10 +298,7 @@ literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
         E = Ctor->getArg(0)->IgnoreImplicit();
     return E;
   };
-  const Expr *List = Unwrap(TensorCall->getArg(0));
-  if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(List))
-    List = Std->getSubExpr()->IgnoreImplicit();
-  const auto *IL = dyn_cast<InitListExpr>(List);
+  const InitListExpr *IL = peel::writtenList(TensorCall->getArg(0));
   if (!IL)
     return std::nullopt;
   std::vector<std::pair<int64_t, const Expr *>> Ids;
@@ -861,13 +858,7 @@ struct IndexGuardFinder::Impl {
                                   Call, nullptr, Name.str());
         if (Call->getNumArgs() < 1)
           return make(IndexOrigin::Unknown, IndexOrigin::None);
-        const Expr *List = Call->getArg(0)->IgnoreImplicit();
-        if (const auto *Ctor = dyn_cast<CXXConstructExpr>(List))
-          if (Ctor->getNumArgs() == 1)
-            List = Ctor->getArg(0)->IgnoreImplicit();
-        if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(List))
-          List = Std->getSubExpr()->IgnoreImplicit();
-        const auto *IL = dyn_cast<InitListExpr>(List);
+        const InitListExpr *IL = peel::writtenList(Call->getArg(0));
         if (!IL)
           return make(IndexOrigin::Unknown, IndexOrigin::None);
         for (const Expr *Part : IL->inits())

@@ -134,27 +134,8 @@ unsigned writtenArgs(const CallExpr *Call) {
 /// The elements of `{a, b}` passed as a braced list, else empty.
 llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
   llvm::SmallVector<const Expr *, 4> Out;
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    E = E->IgnoreImplicit();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
-      if (Ctor->getNumArgs() == 1) {
-        E = Ctor->getArg(0);
-        continue;
-      }
-      // ArrayRef(begin, end) or the like: not a written list.
-      break;
-    }
-    if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E)) {
-      E = Std->getSubExpr();
-      continue;
-    }
-    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-      for (const Expr *Init : IL->inits())
-        Out.push_back(Init);
-      return Out;
-    }
-    break;
-  }
+  if (const InitListExpr *IL = peel::writtenList(E))
+    Out.append(IL->inits().begin(), IL->inits().end());
   return Out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/IgnoreExpr.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -109,6 +110,25 @@ const Expr *peel(const Expr *E, unsigned Set) {
     E = Next;
   }
   return E;
+}
+
+const InitListExpr *writtenList(const Expr *E) {
+  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
+    E = peel(E, Compiler);
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL;
+    if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = Std->getSubExpr();
+      continue;
+    }
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() == 0 ||
+        !llvm::all_of(llvm::drop_begin(CE->arguments()),
+                      [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      return nullptr;
+    E = CE->getArg(0);
+  }
+  return nullptr;
 }
 
 } // namespace torchtidy::peel

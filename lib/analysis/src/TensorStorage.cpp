@@ -55,15 +55,7 @@ llvm::StringRef operatorOpName(const CXXOperatorCallExpr *Op) {
 /// An element of an index list `{Slice(), idx}` is a tensor (advanced
 /// indexing copies; slices and integers give a view).
 bool listHasTensor(const Expr *List) {
-  List = List ? List->IgnoreImplicit() : nullptr;
-  if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(List))
-    if (Ctor->getNumArgs() >= 1)
-      List = Ctor->getArg(0)->IgnoreImplicit();
-  if (const auto *SIL = dyn_cast_or_null<CXXStdInitializerListExpr>(List))
-    List = SIL->getSubExpr()->IgnoreImplicit();
-  if (const auto *MTE = dyn_cast_or_null<MaterializeTemporaryExpr>(List))
-    List = MTE->getSubExpr()->IgnoreImplicit();
-  const auto *IL = dyn_cast_or_null<InitListExpr>(List);
+  const InitListExpr *IL = peel::writtenList(List);
   if (!IL)
     // Not a braced list: an index vector built elsewhere, maybe of tensors.
     return true;

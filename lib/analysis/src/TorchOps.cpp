@@ -1,6 +1,7 @@
 //===--- TorchOps.cpp - Recognise LibTorch calls by declaration -----------===//
 
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -254,17 +255,8 @@ const CXXRecordDecl *moduleForwardCall(const CallExpr *Call,
 
 /// The only element of `{idx}`, else null.
 static const Expr *singleListElement(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreImplicit();
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
-    if (Ctor->getNumArgs() == 1)
-      E = Ctor->getArg(0)->IgnoreImplicit();
-  if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
-    E = List->getSubExpr()->IgnoreImplicit();
-  if (const auto *IL = dyn_cast<InitListExpr>(E))
-    return IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
-  return nullptr;
+  const InitListExpr *IL = peel::writtenList(E);
+  return IL && IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
 }
 
 std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {

@@ -18,6 +18,7 @@
 
 namespace clang {
 class Expr;
+class InitListExpr;
 } // namespace clang
 
 namespace torchtidy::peel {
@@ -78,6 +79,14 @@ const clang::Expr *peel(const clang::Expr *E, unsigned Set);
 
 /// \p E without one wrapper of a step in \p Set; \p E when none applies.
 const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
+
+/// The braced list `{a, b}` that \p E is written as: the list itself, or
+/// bound to a std::initializer_list, or an object (an ArrayRef, a vector, an
+/// index list) constructed from one with its other constructor arguments
+/// defaulted, through the compiler's wrappers. Null when \p E is not a list
+/// written there: a vector built elsewhere, `ArrayRef(data, n)`, a default
+/// `ArrayRef()`.
+const clang::InitListExpr *writtenList(const clang::Expr *E);
 
 } // namespace torchtidy::peel
 
