@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# torch-tidy lints itself: clang-tidy-19 with the root .clang-tidy (LLVM's
-# conventions, bugprone, performance) and include-cleaner's unused includes
+# torch-tidy lints itself: clang-tidy 19's checks with the root .clang-tidy
+# (LLVM's conventions, bugprone, performance) and include-cleaner's unused includes
 # over torch-tidy's own sources: checks/, lib/analysis/, tools/driver/,
 # tools/clangd/, tools/plugin/. The headers are checked through the sources
 # that include them. Prints each finding and fails on any; prints a summary

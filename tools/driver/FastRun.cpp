@@ -373,7 +373,6 @@ CacheKey resultsKey(ClangTidyContext &Context,
   Key.add("the driver's options",
           {ApplyAnyFix ? "fix-notes" : "", Quiet ? "quiet" : "",
            Fast.UserScope ? "scope" : "full",
-           Fast.UserScopeForAllChecks ? "scope-all" : "",
            Fast.PreambleCache ? "preamble" : "no-preamble"});
   return Key;
 }
