@@ -143,6 +143,28 @@ TEST(Peel, WrittenLists) {
   EXPECT_EQ(peel::writtenList(nullptr), nullptr);
 }
 
+/// peel::writtenEmptyList of f's return value.
+bool returnsEmptyList(const std::string &Code) {
+  auto AST = parse(Code);
+  return AST && peel::writtenEmptyList(returnedBy(*AST));
+}
+
+TEST(Peel, WrittenEmptyLists) {
+  // `{}` for an ArrayRef is its default constructor; an empty list bound to
+  // an initializer_list, a default-constructed vector converted to one.
+  EXPECT_TRUE(returnsEmptyList("c10::IntArrayRef f() { return {}; }"));
+  EXPECT_TRUE(returnsEmptyList(
+      "struct Dims { Dims(); Dims(std::initializer_list<long>); };\n"
+      "Dims f() { return Dims(); }"));
+  EXPECT_TRUE(returnsEmptyList(
+      "std::vector<long> f() { return std::vector<long>{}; }"));
+  // Lists with elements, and values built elsewhere, are not.
+  EXPECT_FALSE(returnsEmptyList("c10::IntArrayRef f() { return {1}; }"));
+  EXPECT_FALSE(returnsEmptyList(
+      "std::vector<long> f(std::vector<long> v) { return v; }"));
+  EXPECT_FALSE(peel::writtenEmptyList(nullptr));
+}
+
 TEST(Peel, NullAndBound) {
   EXPECT_EQ(peel::peel(nullptr, peel::Copied), nullptr);
   EXPECT_EQ(peel::peelOne(nullptr, peel::Copied), nullptr);

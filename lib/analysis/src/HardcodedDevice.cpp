@@ -408,16 +408,8 @@ bool makesZeroDim(const CallExpr *Call) {
     const CXXRecordDecl *RD = namedRecord(FD->getParamDecl(I)->getType());
     if (!RD || !RD->getIdentifier() || RD->getName() != "ArrayRef")
       continue;
-    const Expr *Arg = Call->getArg(I)->IgnoreImplicit();
     // `{}`: a default ArrayRef, or one made of an empty initializer_list.
-    for (unsigned Step = 0; Step < 2; ++Step)
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg)) {
-        if (CE->getNumArgs() == 0)
-          return true;
-        Arg = CE->getArg(0)->IgnoreImplicit();
-      }
-    const InitListExpr *IL = peel::writtenList(Arg);
-    return IL && IL->getNumInits() == 0;
+    return peel::writtenEmptyList(Call->getArg(I));
   }
   return false;
 }

@@ -112,23 +112,38 @@ const Expr *peel(const Expr *E, unsigned Set) {
   return E;
 }
 
-const InitListExpr *writtenList(const Expr *E) {
+/// The braced list under \p E (writtenList), or the construction with no
+/// argument that `{}` can also be (a default `ArrayRef()`).
+static const Expr *listOrBareConstruction(const Expr *E) {
   for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     E = peel(E, Compiler);
-    if (const auto *IL = dyn_cast<InitListExpr>(E))
-      return IL;
+    if (isa<InitListExpr>(E))
+      return E;
     if (const auto *Std = dyn_cast<CXXStdInitializerListExpr>(E)) {
       E = Std->getSubExpr();
       continue;
     }
     const auto *CE = dyn_cast<CXXConstructExpr>(E);
-    if (!CE || CE->getNumArgs() == 0 ||
+    if (CE && CE->getNumArgs() == 0)
+      return CE;
+    if (!CE ||
         !llvm::all_of(llvm::drop_begin(CE->arguments()),
                       [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
       return nullptr;
     E = CE->getArg(0);
   }
   return nullptr;
+}
+
+const InitListExpr *writtenList(const Expr *E) {
+  return dyn_cast_or_null<InitListExpr>(listOrBareConstruction(E));
+}
+
+bool writtenEmptyList(const Expr *E) {
+  const Expr *L = listOrBareConstruction(E);
+  if (const auto *IL = dyn_cast_or_null<InitListExpr>(L))
+    return IL->getNumInits() == 0;
+  return L != nullptr;
 }
 
 } // namespace torchtidy::peel

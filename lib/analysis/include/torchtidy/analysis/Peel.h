@@ -88,6 +88,12 @@ const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
 /// `ArrayRef()`.
 const clang::InitListExpr *writtenList(const clang::Expr *E);
 
+/// \p E is written as an empty list `{}`: an empty writtenList, or an
+/// object constructed with no argument through the same steps (`{}` for an
+/// ArrayRef parameter is its default constructor, `at::IntArrayRef()`, a
+/// `std::vector<long>()` converted to one).
+bool writtenEmptyList(const clang::Expr *E);
+
 } // namespace torchtidy::peel
 
 #endif
