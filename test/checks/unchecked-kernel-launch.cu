@@ -249,6 +249,124 @@ void empty_other_tensor(torch::Tensor x, torch::Tensor y, cudaStream_t stream) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
 }
 
+// The side of the check counts: what is known past it, or in the branch
+// that holds the launch.
+void empty_either_side(torch::Tensor x, bool fast, cudaStream_t stream) {
+  int n = x.numel();
+  if (n == 0 || fast)
+    return;
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  if (x.numel() == 0) {
+    return;
+  } else {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  }
+}
+void empty_wrong_side(torch::Tensor x, bool fast, cudaStream_t stream) {
+  int n = x.numel();
+  if (n > 0)
+    return;
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+void empty_inside_exit(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  if (n == 0) {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+    return;
+  }
+}
+void empty_branch_side(torch::Tensor x, cudaStream_t stream) {
+  int n = x.size(0);
+  if (n != 0) {
+  } else {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+  }
+}
+void empty_both_needed(torch::Tensor x, bool fast, cudaStream_t stream) {
+  int n = x.numel();
+  if (n == 0 && fast)
+    return;
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+
+// A check of a size at a dim that is not a constant: a test of the tensor's
+// numel() covers it, a test of the dim does not.
+void empty_any_dim(torch::Tensor x, int64_t dim, cudaStream_t stream) {
+  if (x.numel() == 0)
+    return;
+  int n = x.size(dim);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
+void empty_any_dim_checked_dim(torch::Tensor x, int64_t dim,
+                               cudaStream_t stream) {
+  TORCH_CHECK(dim >= 1, "dim must be at least 1");
+  int n = x.size(dim);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(dim)', which is 0 for an empty tensor{{.*}}
+}
+
+// An integer division by the count before the launch: the host dies of a
+// division by 0 first, so the count is not 0 at the launch, and neither is
+// a grid that is 0 only through it.
+torch::Tensor empty_divided(torch::Tensor x, torch::Tensor y,
+                            cudaStream_t stream) {
+  auto rows = x.size(0);
+  auto per_row = y.numel() / rows;
+  scale_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(),
+                                                       per_row);
+  return x;
+}
+void empty_divided_in_dispatch(torch::Tensor x, torch::Tensor out,
+                               cudaStream_t stream) {
+  if (x.numel() == 0)
+    return;
+  auto rows = x.size(0) * out.size(1);
+  auto cols = out.numel() / rows;
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "divided", [&] {
+    fill_kernel<scalar_t><<<(rows * 4 + 255) / 256, 256, 0, stream>>>(
+        out.data_ptr<scalar_t>(), cols);
+  });
+}
+// Not a proof for the grid: a divisor that is not 0 on an empty input, a
+// floating division, a division on one path, a division by one factor of
+// the grid when another can be 0, a division after the launch.
+void empty_divided_elsewhere(torch::Tensor x, torch::Tensor y, bool split,
+                             cudaStream_t stream) {
+  int threads = 256;
+  int n = x.numel();
+  int per_thread = y.numel() / threads;
+  scale_kernel<<<(n + threads - 1) / threads, threads, 0, stream>>>(
+      x.data_ptr<float>(), per_thread);
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+  double share = 1.0 / n;
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(),
+                                                    static_cast<int>(share));
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+  int m = x.size(0);
+  if (split)
+    per_thread = y.numel() / m;
+  scale_kernel<<<(m + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(),
+                                                    per_thread);
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+  int cols = x.size(1);
+  int blocks = x.size(0) * cols;
+  int per_col = y.numel() / cols;
+  scale_kernel<<<blocks, 256, 0, stream>>>(x.data_ptr<float>(), per_col);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+}
+void empty_divided_after(torch::Tensor x, torch::Tensor y,
+                         cudaStream_t stream) {
+  int n = x.size(0);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
+  int per_row = y.numel() / n;
+  scale_kernel<<<1, 256, 0, stream>>>(x.data_ptr<float>(), per_row);
+}
+
 // Grids the evaluator follows to 0 on an empty input: a floating division
 // rounded up, a product with an unknown factor, a dim3 given in branches.
 void empty_ceil(torch::Tensor x, cudaStream_t stream) {

@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -21,6 +22,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
+#include <tuple>
 
 using namespace clang;
 
@@ -240,8 +242,12 @@ struct Guard {
   /// evaluated on every path, the condition is).
   const Stmt *At = nullptr;
   const Stmt *Cond = nullptr;
-  /// NonEmpty: the count tested (`n`, `x.numel()`).
+  /// NonEmpty: the count divided by (`n` of `k / n`), or the condition
+  /// (Cond) and the truth value it has past the guard, the branch that
+  /// exits apart.
   const Expr *Count = nullptr;
+  bool CondTruth = false;
+  const Stmt *ExitBranch = nullptr;
 };
 
 /// What the model knows about one property of a tensor.
@@ -271,7 +277,10 @@ struct RawView {
 };
 
 struct KernelLaunchAnalysis::Impl {
-  struct GridSources;
+  struct NonZero;
+  /// Counts valueWhenEmpty takes as not 0 (what the code before the launch
+  /// proves), while it re-evaluates a grid; else null.
+  const NonZero *Assumed = nullptr;
   ASTContext &Ctx;
   const SourceManager &SM;
   KernelLaunchConfig Config;
@@ -341,6 +350,16 @@ struct KernelLaunchAnalysis::Impl {
     return O ? O->PM->getParent(S) : nullptr;
   }
 
+  /// \p S, a statement of \p FD, is \p Tree or inside it.
+  bool within(const FunctionDecl *FD, const Stmt *S, const Stmt *Tree) {
+    for (unsigned I = 0; S && I < limits::StatementNesting; ++I) {
+      if (S == Tree)
+        return true;
+      S = parent(FD, S);
+    }
+    return false;
+  }
+
   //===--- Tests and guards -----------------------------------------------===//
 
   /// `t.device()` (or `t.device().type()`): the tensor variable.
@@ -394,16 +413,13 @@ struct KernelLaunchAnalysis::Impl {
       return;
     // The test itself is the guard's position: a call or a comparison is an
     // element of the CFG, where a condition with `!` or `&&` may be none.
-    auto Add = [&](std::optional<IndexVar> V, unsigned Props,
-                   const Stmt *At = nullptr, const Expr *Count = nullptr) {
+    auto Add = [&](std::optional<IndexVar> V, unsigned Props) {
+      if (!V)
+        return;
       Guard G;
       G.Props = Props;
-      G.At = At ? At : C;
-      G.Count = Count;
-      if (V)
-        G.Var = *V;
-      else if (Props != Guard::NonEmpty)
-        return;
+      G.At = C;
+      G.Var = *V;
       Out.push_back(G);
     };
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
@@ -420,7 +436,7 @@ struct KernelLaunchAnalysis::Impl {
           onlyDefaultArgs(MC) && isTensorMethod(MC->getMethodDecl()))
         Add(directVariable(Obj), Guard::Contig);
     }
-    // Comparisons: devices, dtypes, counts against 0.
+    // Comparisons: devices, dtypes.
     const Expr *L = nullptr, *R = nullptr;
     BinaryOperatorKind Op = BO_Comma;
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
@@ -448,30 +464,78 @@ struct KernelLaunchAnalysis::Impl {
               Add(directVariable(MC->getImplicitObjectArgument()),
                   Guard::Dtype);
       }
-      // n == 0, n > 0, n >= 1, 0 < n...
-      auto Emptiness = [&](const Expr *Count, const Expr *K,
-                           BinaryOperatorKind O) {
-        if (!isCountLike(Count))
-          return false;
-        if (isZero(K, Ctx))
-          return O == BO_EQ || O == BO_NE || O == BO_GT || O == BO_LE;
-        if (isOne(K, Ctx))
-          return O == BO_GE || O == BO_LT;
-        return false;
-      };
-      if (Emptiness(L, R, Op))
-        Add(std::nullopt, Guard::NonEmpty, nullptr, L);
-      else if (Emptiness(R, L, BinaryOperator::reverseComparisonOp(Op)))
-        Add(std::nullopt, Guard::NonEmpty, nullptr, R);
     }
-    // `if (n)`, `if (!n)`: a count as a truth value.
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(C))
-      if (IC->getCastKind() == CK_IntegralToBoolean &&
-          isCountLike(IC->getSubExpr()))
-        Add(std::nullopt, Guard::NonEmpty, unwrap(IC->getSubExpr()),
-            IC->getSubExpr());
     for (const Stmt *Child : C->children())
       testsIn(Child, Out, Depth + 1);
+  }
+
+  /// Adds to \p Out the counts that condition \p C having the truth value
+  /// \p Truth proves are not 0: `n != 0`, `n > 0`, `n >= 1`, `0 < n` or `n`
+  /// true, `n == 0`, `n <= 0` or `n < 1` false; `!c` is `c` the other way,
+  /// both sides of `a && b` true or of `a || b` false count. TORCH_CHECK's
+  /// `__builtin_expect(static_cast<bool>(!(c)), 0)` is `!(c)`.
+  void nonZeroWhen(const Expr *C, bool Truth, NonZero &Out,
+                   unsigned Depth = 0) {
+    if (!C || Depth > limits::SearchDepth)
+      return;
+    C = C->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
+      return nonZeroWhen(EWC->getSubExpr(), Truth, Out, Depth + 1);
+    if (const auto *Cast = dyn_cast<CastExpr>(C)) {
+      if (Cast->getCastKind() == CK_IntegralToBoolean) {
+        if (Truth && isCountLike(Cast->getSubExpr()))
+          addNonZero(Cast->getSubExpr(), Out);
+        return;
+      }
+      if (C->getType()->isBooleanType() &&
+          (Cast->getCastKind() == CK_NoOp ||
+           Cast->getCastKind() == CK_LValueToRValue))
+        nonZeroWhen(Cast->getSubExpr(), Truth, Out, Depth + 1);
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(C)) {
+      if (Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+          Call->getNumArgs() == 2)
+        nonZeroWhen(Call->getArg(0), Truth, Out, Depth + 1);
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(C)) {
+      if (UO->getOpcode() == UO_LNot)
+        nonZeroWhen(UO->getSubExpr(), !Truth, Out, Depth + 1);
+      return;
+    }
+    const Expr *L = nullptr, *R = nullptr;
+    BinaryOperatorKind Op = BO_Comma;
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      L = BO->getLHS();
+      R = BO->getRHS();
+      Op = BO->getOpcode();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+               OC && OC->getNumArgs() == 2 && OC->isComparisonOp()) {
+      L = OC->getArg(0);
+      R = OC->getArg(1);
+      Op = BinaryOperator::getOverloadedOpcode(OC->getOperator());
+    }
+    if (!L || !R)
+      return;
+    if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
+      nonZeroWhen(L, Truth, Out, Depth + 1);
+      nonZeroWhen(R, Truth, Out, Depth + 1);
+      return;
+    }
+    if (!BinaryOperator::isComparisonOp(Op))
+      return;
+    if (!Truth)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    // count OP k, with the count on the left.
+    for (auto [Count, K, O] :
+         {std::tuple{L, R, Op},
+          std::tuple{R, L, BinaryOperator::reverseComparisonOp(Op)}}) {
+      if (!isCountLike(Count))
+        continue;
+      if ((isZero(K, Ctx) && (O == BO_NE || O == BO_GT || O == BO_LT)) ||
+          (isOne(K, Ctx) && O == BO_GE))
+        addNonZero(Count, Out);
+    }
   }
 
   /// The tensors written as arguments of the macro expanding at \p S.
@@ -563,6 +627,25 @@ struct KernelLaunchAnalysis::Impl {
     return Props;
   }
 
+  /// The divisor of \p E when it is an integer division or remainder by a
+  /// count (`a / n`, `a % x.size(0)`, `a /= n`), which traps when it is 0;
+  /// else null. A floating division by 0 does not trap.
+  static const Expr *integerDivisor(const Expr *E) {
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+    if (!BO)
+      return nullptr;
+    const BinaryOperatorKind Op = BO->getOpcode();
+    if (Op != BO_Div && Op != BO_Rem && Op != BO_DivAssign &&
+        Op != BO_RemAssign)
+      return nullptr;
+    QualType Computed = BO->getType();
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(BO))
+      Computed = CA->getComputationResultType();
+    if (!Computed->isIntegerType() || !isCountLike(BO->getRHS()))
+      return nullptr;
+    return BO->getRHS();
+  }
+
   static const llvm::StringSet<> &kernelArgMacros() {
     static const llvm::StringSet<> Names{"TORCHTIDY_CHECK_KERNEL_ARG"};
     return Names;
@@ -593,11 +676,47 @@ struct KernelLaunchAnalysis::Impl {
           G.Cond = Cond;
           Out.push_back(G);
         }
+        // Past it, the condition has the value of the branch that goes on.
+        const Stmt *Then = nullptr, *Else = nullptr;
+        if (const auto *If = dyn_cast<IfStmt>(S)) {
+          Then = If->getThen();
+          Else = If->getElse();
+        } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+          Then = CO->getTrueExpr();
+          Else = CO->getFalseExpr();
+        }
+        const bool ThenExits = exits(Then), ElseExits = exits(Else);
+        if (ThenExits != ElseExits) {
+          // The operand evaluated first is an element of the CFG, where
+          // `a || b` is none.
+          const Expr *First = Cond->IgnoreParens();
+          while (const auto *BO = dyn_cast<BinaryOperator>(First))
+            if (BO->isLogicalOp())
+              First = BO->getLHS()->IgnoreParens();
+            else
+              break;
+          Guard G;
+          G.Props = Guard::NonEmpty;
+          G.At = First;
+          G.Cond = Cond;
+          G.CondTruth = ElseExits;
+          G.ExitBranch = ThenExits ? Then : Else;
+          Out.push_back(G);
+        }
         return;
       }
       // The guard is the call inside (a temporary's cleanups are not a
       // statement of the CFG); forEachOwnStmt visits it next.
       const auto *E = dyn_cast<Expr>(S);
+      // An integer division by a count (`K = out.numel() / N`): past it the
+      // count is not 0, since the host dies of the division first.
+      if (const Expr *Divisor = integerDivisor(E)) {
+        Guard G;
+        G.Props = Guard::NonEmpty;
+        G.At = E;
+        G.Count = Divisor;
+        Out.push_back(G);
+      }
       if (!E || isa<ExprWithCleanups>(E))
         return;
       SourceLocation Exp;
@@ -642,26 +761,34 @@ struct KernelLaunchAnalysis::Impl {
   /// The properties checked on \p V (any variable for NonEmpty) before
   /// \p Use of \p UseFn: a guard that dominates it (in its function or, for
   /// a lambda, where the enclosing function calls it), or a branch on it
-  /// that holds the use.
+  /// that holds the use. \p Counts gets the counts those guards prove are
+  /// not 0.
   unsigned provenAt(const IndexVar *V, const Stmt *Use,
-                    const FunctionDecl *UseFn,
-                    const GridSources *Grid = nullptr) {
+                    const FunctionDecl *UseFn, NonZero *Counts = nullptr) {
     unsigned Props = 0;
     auto Matches = [&](const Guard &G) {
-      if (V)
-        return G.Var == *V;
-      return (G.Props & Guard::NonEmpty) != 0 &&
-             (!Grid || testsGridSource(G.Count, *Grid));
+      return V ? G.Var == *V : (G.Props & Guard::NonEmpty) != 0;
     };
     const Stmt *At = Use;
     const FunctionDecl *Fn = UseFn;
+    auto Holds = [&](const Guard &G) {
+      if (!V && G.ExitBranch && within(Fn, At, G.ExitBranch))
+        return;
+      Props |= G.Props;
+      if (V || !Counts)
+        return;
+      if (G.Count)
+        addNonZero(G.Count, *Counts);
+      else if (G.Cond)
+        nonZeroWhen(dyn_cast<Expr>(G.Cond), G.CondTruth, *Counts);
+    };
     for (unsigned I = 0; Fn && At && I < limits::StatementNesting; ++I) {
       IndexGuardFinder &Finder = GuardAnalysis.finder(Fn);
       for (const Guard &G : guardsOf(Fn))
         if (Matches(G) && Finder.valid() &&
             (Finder.dominates(G.At, At) ||
              (G.Cond && Finder.dominates(G.Cond, At))))
-          Props |= G.Props;
+          Holds(G);
       const LambdaExpr *L = lambdaExprOf(Fn);
       if (!L)
         break;
@@ -675,17 +802,23 @@ struct KernelLaunchAnalysis::Impl {
       if (!P)
         break;
       const Expr *Cond = nullptr;
-      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Cur)
+      bool InThen = false;
+      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Cur) {
         Cond = If->getCond();
-      else if (const auto *CO = dyn_cast<ConditionalOperator>(P);
-               CO && CO->getCond() != Cur)
+        InThen = If->getThen() == Cur;
+      } else if (const auto *CO = dyn_cast<ConditionalOperator>(P);
+                 CO && CO->getCond() != Cur) {
         Cond = CO->getCond();
+        InThen = CO->getTrueExpr() == Cur;
+      }
       if (Cond) {
         llvm::SmallVector<Guard, 4> Tests;
         testsIn(Cond, Tests);
         for (const Guard &G : Tests)
           if (Matches(G))
             Props |= G.Props;
+        if (!V && Counts)
+          nonZeroWhen(Cond, InThen, *Counts);
       }
       Cur = P;
     }
@@ -1285,32 +1418,42 @@ struct KernelLaunchAnalysis::Impl {
 
   //===--- Evidence that a launch can fail --------------------------------===//
 
-  /// What a grid dimension is computed from: the locals followed and the
-  /// sizes read (`x.numel()`, `x.size(0)`, `x.sizes()[0]`).
-  struct GridSources {
+  /// What the code before a launch proves is not 0: locals and sizes read
+  /// (`x.numel()`, `x.size(0)`, `x.sizes()[0]`).
+  struct NonZero {
     llvm::SmallPtrSet<const VarDecl *, 4> Locals;
     struct Size {
       IndexVar Tensor;
       std::string Method;
       std::optional<int64_t> Dim;
+      /// The dim is not a constant (`x.size(dim)`): only a test of the
+      /// tensor's numel() covers it.
+      bool AnyDim = false;
     };
     llvm::SmallVector<Size, 4> Sizes;
+    bool empty() const { return Locals.empty() && Sizes.empty(); }
   };
 
   /// `x.numel()`, `x.size(d)`, `x.sizes()[d]`: the tensor, the method and
-  /// the dim; else nothing.
-  std::optional<GridSources::Size> sizeRead(const Expr *E) {
+  /// the dim (AnyDim when it is not a constant); else nothing.
+  std::optional<NonZero::Size> sizeRead(const Expr *E) {
     E = unwrap(E);
+    auto WithDim = [&](NonZero::Size S, const Expr *Dim) {
+      Expr::EvalResult R;
+      if (!Dim->isValueDependent() && Dim->EvaluateAsInt(R, Ctx))
+        S.Dim = R.Val.getInt().getExtValue();
+      else
+        S.AnyDim = true;
+      return S;
+    };
     if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(E);
         Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2)
       if (const auto *Sizes = tensorMethodCall(unwrap(Sub->getArg(0))))
         if (callFacts(Sizes) & op::SizesList) {
           auto V = directVariable(Sizes->getImplicitObjectArgument());
-          Expr::EvalResult R;
-          if (!V || Sub->getArg(1)->isValueDependent() ||
-              !Sub->getArg(1)->EvaluateAsInt(R, Ctx))
+          if (!V)
             return std::nullopt;
-          return GridSources::Size{*V, "size", R.Val.getInt().getExtValue()};
+          return WithDim({*V, "size", {}}, Sub->getArg(1));
         }
     const auto *MC = tensorMethodCall(E);
     if (!MC || !MC->getType()->isIntegerType() ||
@@ -1319,68 +1462,57 @@ struct KernelLaunchAnalysis::Impl {
     auto V = directVariable(MC->getImplicitObjectArgument());
     if (!V)
       return std::nullopt;
-    GridSources::Size S{*V, MC->getMethodDecl()->getName().str(), {}};
-    if (MC->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0))) {
-      Expr::EvalResult R;
-      if (MC->getArg(0)->isValueDependent() ||
-          !MC->getArg(0)->EvaluateAsInt(R, Ctx))
-        return std::nullopt;
-      S.Dim = R.Val.getInt().getExtValue();
-    }
+    NonZero::Size S{*V, MC->getMethodDecl()->getName().str(), {}};
+    if (MC->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0)))
+      return WithDim(S, MC->getArg(0));
     return S;
   }
 
-  /// Collects what \p E, a grid dimension, is computed from.
-  void collectGridSources(const Expr *E, GridSources &Out, unsigned Depth = 0) {
-    if (!E || Depth > limits::OriginDepth)
+  /// Adds to \p Out what \p Count not being 0 proves is not 0: the count,
+  /// what a local holds (its one definition), both factors of a product,
+  /// the dividend of a quotient, what a cast converts.
+  void addNonZero(const Expr *Count, NonZero &Out, unsigned Depth = 0) {
+    if (!Count || Depth > limits::OriginDepth)
       return;
-    E = unwrap(E);
-    if (auto S = sizeRead(E)) {
+    Count = unwrap(Count);
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Count)) {
+      addNonZero(Cast->getSubExpr(), Out, Depth + 1);
+      return;
+    }
+    if (auto S = sizeRead(Count)) {
       Out.Sizes.push_back(*S);
       return;
     }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Count)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
         Out.Locals.insert(VD);
-        collectGridSources(singleDefinition(VD), Out, Depth + 1);
+        addNonZero(singleDefinition(VD), Out, Depth + 1);
       }
       return;
     }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      // threads.x of a local dim3: its constructor's arguments.
-      if (const auto *Base = dyn_cast<DeclRefExpr>(unwrap(ME->getBase())))
-        if (const auto *VD = dyn_cast<VarDecl>(Base->getDecl()))
-          collectGridSources(singleDefinition(VD), Out, Depth + 1);
-      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Count)) {
+      if (BO->getOpcode() == BO_Mul)
+        addNonZero(BO->getRHS(), Out, Depth + 1);
+      if (BO->getOpcode() == BO_Mul || BO->getOpcode() == BO_Div)
+        addNonZero(BO->getLHS(), Out, Depth + 1);
     }
-    for (const Stmt *Child : E->children())
-      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-        collectGridSources(CE, Out, Depth + 1);
   }
 
-  /// \p Count, tested against 0 by a guard, is a quantity the grid is
-  /// computed from: a local it follows, the same size of the same tensor,
-  /// or the numel() of a tensor whose size it reads; through a local's one
-  /// definition.
-  bool testsGridSource(const Expr *Count, const GridSources &Grid,
-                       unsigned Depth = 0) {
-    if (!Count || Depth > limits::OriginDepth)
-      return false;
-    Count = unwrap(Count);
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Count)) {
+  /// \p E is a count that \p Known proves is not 0: a local of it, or a
+  /// size of a tensor whose same size, or numel(), is in it.
+  bool isNonZero(const Expr *E, const NonZero &Known) {
+    E = unwrap(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
-        return false;
-      if (Grid.Locals.count(VD))
-        return true;
-      return testsGridSource(singleDefinition(VD), Grid, Depth + 1);
+      return VD && Known.Locals.count(VD);
     }
-    auto S = sizeRead(Count);
-    if (!S)
+    auto S = sizeRead(E);
+    if (!S || (S->Method != "numel" && S->Method != "size"))
       return false;
-    for (const GridSources::Size &G : Grid.Sizes)
-      if (G.Tensor == S->Tensor &&
-          (S->Method == "numel" || (G.Method == S->Method && G.Dim == S->Dim)))
+    for (const NonZero::Size &K : Known.Sizes)
+      if (K.Tensor == S->Tensor &&
+          (K.Method == "numel" || (K.Method == S->Method && K.Dim == S->Dim &&
+                                   !K.AnyDim && !S->AnyDim)))
         return true;
     return false;
   }
@@ -1388,9 +1520,22 @@ struct KernelLaunchAnalysis::Impl {
   /// The value of a grid or block dimension when every size read from a
   /// tensor is 0; nothing when the model cannot tell. \p Leaf gets the
   /// first size read, \p Via the first local followed to it.
+  /// A count in Assumed that would be 0 is not: its value is unknown.
   std::optional<int64_t> valueWhenEmpty(const Expr *E, const Expr *&Leaf,
                                         const VarDecl *&Via,
                                         unsigned Depth = 0) {
+    const Expr *LeafBefore = Leaf;
+    const VarDecl *ViaBefore = Via;
+    auto V = valueWhenEmptyOf(E, Leaf, Via, Depth);
+    if (V && *V == 0 && Assumed && isNonZero(E, *Assumed)) {
+      Leaf = LeafBefore;
+      Via = ViaBefore;
+      return std::nullopt;
+    }
+    return V;
+  }
+  std::optional<int64_t> valueWhenEmptyOf(const Expr *E, const Expr *&Leaf,
+                                          const VarDecl *&Via, unsigned Depth) {
     if (!E || Depth > limits::OriginDepth || E->isValueDependent())
       return std::nullopt;
     E = unwrap(E);
@@ -1659,6 +1804,10 @@ struct KernelLaunchAnalysis::Impl {
   /// before the launch that rules it out.
   bool emptyGrid(const KernelLaunchSite &Site,
                  llvm::ArrayRef<const Expr *> Dims, LaunchFailure &F) {
+    // What the code before the launch proves is not 0: a count checked
+    // against 0 on every path to it (or on the branch that holds it), or
+    // divided by (the host dies of an integer division by 0 first).
+    std::optional<NonZero> Known;
     unsigned Dim = 0;
     for (const Expr *D : Dims) {
       unsigned This = Dim++;
@@ -1674,13 +1823,24 @@ struct KernelLaunchAnalysis::Impl {
         F.Dim = This;
         return true;
       }
-      // A check on an empty input before the launch makes it a choice: one
-      // of what the grid is computed from.
-      GridSources Sources;
-      collectGridSources(D, Sources);
-      if (provenAt(nullptr, Site.Launch, Site.Function, &Sources) &
-          Guard::NonEmpty)
-        return false;
+      // The dimension is 0 on an empty input unless what is proven not 0
+      // keeps it from being 0: evaluated again with those counts unknown,
+      // it must still be 0 (`n / k` with `k` checked is; `n` checked is not).
+      if (!Known) {
+        Known.emplace();
+        provenAt(nullptr, Site.Launch, Site.Function, &*Known);
+      }
+      if (!Known->empty()) {
+        const Expr *KnownLeaf = nullptr;
+        const VarDecl *KnownVia = nullptr;
+        Assumed = &*Known;
+        V = valueWhenEmpty(D, KnownLeaf, KnownVia);
+        Assumed = nullptr;
+        if (!V || *V != 0 || !KnownLeaf)
+          continue;
+        Leaf = KnownLeaf;
+        Via = KnownVia;
+      }
       F.K = LaunchFailure::EmptyGrid;
       F.Dim = This;
       F.Size = Leaf;
