@@ -143,9 +143,6 @@ if getattr(config, "torch_clangd", ""):
 # The code base's own formatting (test/tools/format.test) is pinned to 19.
 if shutil.which("clang-format-19"):
     config.available_features.add("clang-format-19")
-# And its own lint (test/tools/self-lint.test, tools/self-lint.sh).
-if shutil.which("clang-tidy-19"):
-    config.available_features.add("clang-tidy-19")
 if os.path.isdir("/usr/include/torch/csrc/api/include") or config.torch_include_dirs:
     config.available_features.add("libtorch")
 # FileCheck, not, count: the LLVM tools of the version built against.

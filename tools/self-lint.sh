@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# torch-tidy lints itself: clang-tidy 19's checks with the root .clang-tidy
+# torch-tidy lints itself: clang-tidy's checks with the root .clang-tidy
 # (LLVM's conventions, bugprone, performance) and include-cleaner's unused includes
 # over torch-tidy's own sources: checks/, lib/analysis/, tools/driver/,
 # tools/clangd/, tools/plugin/. The headers are checked through the sources
@@ -11,8 +11,9 @@
 # root's checks here, so that each file is parsed once; its other finding,
 # an include that is missing, is not a rule of this code base and is dropped.
 #
-# The clang-tidy is clang-tidy 19's, in the torch-tidy the build made (the
-# same checks, linked in), run with --skip-system-headers: the build gives
+# The clang-tidy is the one linked into the torch-tidy the build made (LLVM
+# 19's in CI's lint.self, 22's with a build against it), run with
+# --skip-system-headers: the build gives
 # LLVM's and Clang's headers as system headers, and the checks traverse
 # torch-tidy's own declarations only, as clang-tidy 22 does by default.
 # Without that, three quarters of each file's time went to matching the
