@@ -256,11 +256,55 @@ void empty_either_side(torch::Tensor x, bool fast, cudaStream_t stream) {
   if (n == 0 || fast)
     return;
   scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+}
+void empty_else_side(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
   if (x.numel() == 0) {
     return;
   } else {
     scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
   }
+}
+// A continue leaves one turn of its loop: the launch later in the loop is
+// past the check, one after the loop, or after a break, is not.
+void empty_in_loop(torch::Tensor x, int turns, cudaStream_t stream) {
+  int n = x.numel();
+  for (int i = 0; i < turns; ++i) {
+    if (n == 0)
+      continue;
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  }
+  do {
+    if (n == 0)
+      break;
+    x.fill_(0);
+  } while (false);
+  scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+// C10_LIKELY's form of a condition.
+void empty_expected(torch::Tensor x, cudaStream_t stream) {
+  int n = x.numel();
+  if (__builtin_expect(static_cast<bool>(n > 0), 1)) {
+    scale_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  }
+}
+// A tensor given another value after its check is not the one checked; a
+// checked count in std::min does not keep the other one from being 0.
+void empty_replaced(torch::Tensor x, torch::Tensor y, cudaStream_t stream) {
+  if (x.numel() == 0)
+    return;
+  x = y;
+  scale_kernel<<<(x.numel() + 255) / 256, 256, 0, stream>>>(
+      x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.numel()', which is 0 for an empty tensor{{.*}}
+}
+void empty_min(torch::Tensor x, torch::Tensor y, cudaStream_t stream) {
+  if (x.numel() == 0)
+    return;
+  scale_kernel<<<std::min(x.numel(), y.size(0)), 256, 0, stream>>>(
+      x.data_ptr<float>(), 1);
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'y.size(0)', which is 0 for an empty tensor{{.*}}
 }
 void empty_wrong_side(torch::Tensor x, bool fast, cudaStream_t stream) {
   int n = x.numel();
@@ -316,6 +360,11 @@ torch::Tensor empty_divided(torch::Tensor x, torch::Tensor y,
                             cudaStream_t stream) {
   auto rows = x.size(0);
   auto per_row = y.numel() / rows;
+  scale_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(),
+                                                       per_row);
+  auto cols = x.size(1);
+  per_row %= cols;
+  scale_kernel<<<cols, 256, 0, stream>>>(x.data_ptr<float>(), per_row);
   scale_kernel<<<(rows + 255) / 256, 256, 0, stream>>>(x.data_ptr<float>(),
                                                        per_row);
   return x;

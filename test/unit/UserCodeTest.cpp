@@ -152,4 +152,39 @@ TEST(UserCode, StatementsInReachDeepExpressions) {
   EXPECT_EQ(Refs, 201u);
 }
 
+// The then-branches of f's ifs, in order: each exits; only the first three
+// leave the function (a break or a continue leaves its loop).
+TEST(UserCode, ExitsAndLeavingTheFunction) {
+  auto AST = tooling::buildASTFromCodeWithArgs(R"cpp(
+    [[noreturn]] void fail();
+    int f(int n) {
+      for (int i = 0; i < n; ++i) {
+        if (i == 1) return 0;
+        if (i == 2) { fail(); }
+        if (i == 3) do { throw 1; } while (0);
+        if (i == 4) continue;
+        if (i == 5) { break; }
+        if (i == 6) { ++n; }
+      }
+      return n;
+    }
+  )cpp",
+                                               {"-std=c++17"});
+  ASSERT_TRUE(AST);
+  std::vector<const Stmt *> Thens;
+  forEachUserFunction(AST->getASTContext(), [&](const FunctionDecl *FD) {
+    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *If = dyn_cast<IfStmt>(S))
+        Thens.push_back(If->getThen());
+    });
+  });
+  ASSERT_EQ(Thens.size(), 6u);
+  const std::vector<bool> Exits{true, true, true, true, true, false};
+  const std::vector<bool> Leaves{true, true, true, false, false, false};
+  for (size_t I = 0; I < Thens.size(); ++I) {
+    EXPECT_EQ(exits(Thens[I]), Exits[I]) << I;
+    EXPECT_EQ(leavesFunction(Thens[I]), Leaves[I]) << I;
+  }
+}
+
 } // namespace

@@ -248,6 +248,9 @@ struct Guard {
   const Expr *Count = nullptr;
   bool CondTruth = false;
   const Stmt *ExitBranch = nullptr;
+  /// A branch that exits by break or continue: the loop or switch it leaves,
+  /// past which the condition is not known.
+  const Stmt *Scope = nullptr;
 };
 
 /// What the model knows about one property of a tensor.
@@ -350,14 +353,28 @@ struct KernelLaunchAnalysis::Impl {
     return O ? O->PM->getParent(S) : nullptr;
   }
 
-  /// \p S, a statement of \p FD, is \p Tree or inside it.
-  bool within(const FunctionDecl *FD, const Stmt *S, const Stmt *Tree) {
+  /// \p S, a statement of \p FD, is \p Tree or inside it; \p IfUnknown
+  /// past the nesting limit.
+  bool within(const FunctionDecl *FD, const Stmt *S, const Stmt *Tree,
+              bool IfUnknown) {
     for (unsigned I = 0; S && I < limits::StatementNesting; ++I) {
       if (S == Tree)
         return true;
       S = parent(FD, S);
     }
-    return false;
+    return S ? IfUnknown : false;
+  }
+
+  /// The innermost loop or switch of \p FD around \p S: what a break or a
+  /// continue in \p S leaves.
+  const Stmt *enclosingLoop(const FunctionDecl *FD, const Stmt *S) {
+    for (unsigned I = 0; S && I < limits::StatementNesting; ++I) {
+      S = parent(FD, S);
+      if (S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+                isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S)))
+        return S;
+    }
+    return nullptr;
   }
 
   //===--- Tests and guards -----------------------------------------------===//
@@ -472,8 +489,8 @@ struct KernelLaunchAnalysis::Impl {
   /// Adds to \p Out the counts that condition \p C having the truth value
   /// \p Truth proves are not 0: `n != 0`, `n > 0`, `n >= 1`, `0 < n` or `n`
   /// true, `n == 0`, `n <= 0` or `n < 1` false; `!c` is `c` the other way,
-  /// both sides of `a && b` true or of `a || b` false count. TORCH_CHECK's
-  /// `__builtin_expect(static_cast<bool>(!(c)), 0)` is `!(c)`.
+  /// both sides of `a && b` true or of `a || b` false count. C10_UNLIKELY's
+  /// `__builtin_expect(static_cast<bool>(c), 0)` is `c`.
   void nonZeroWhen(const Expr *C, bool Truth, NonZero &Out,
                    unsigned Depth = 0) {
     if (!C || Depth > limits::SearchDepth)
@@ -481,6 +498,14 @@ struct KernelLaunchAnalysis::Impl {
     C = C->IgnoreParens();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
       return nonZeroWhen(EWC->getSubExpr(), Truth, Out, Depth + 1);
+    // C10_LIKELY(c): `__builtin_expect(static_cast<bool>(c), 1)`, a long
+    // converted to bool.
+    if (const auto *Expect =
+            dyn_cast<CallExpr>(C->IgnoreParenImpCasts()->IgnoreParens());
+        Expect && Expect->getNumArgs() == 2 &&
+        Expect->getBuiltinCallee() == Builtin::BI__builtin_expect)
+      return nonZeroWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Out,
+                         Depth + 1);
     if (const auto *Cast = dyn_cast<CastExpr>(C)) {
       if (Cast->getCastKind() == CK_IntegralToBoolean) {
         if (Truth && isCountLike(Cast->getSubExpr()))
@@ -492,11 +517,6 @@ struct KernelLaunchAnalysis::Impl {
            Cast->getCastKind() == CK_LValueToRValue))
         nonZeroWhen(Cast->getSubExpr(), Truth, Out, Depth + 1);
       return;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(C)) {
-      if (Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
-          Call->getNumArgs() == 2)
-        nonZeroWhen(Call->getArg(0), Truth, Out, Depth + 1);
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(C)) {
       if (UO->getOpcode() == UO_LNot)
@@ -522,7 +542,8 @@ struct KernelLaunchAnalysis::Impl {
       nonZeroWhen(R, Truth, Out, Depth + 1);
       return;
     }
-    if (!BinaryOperator::isComparisonOp(Op))
+    // `a <=> b` is no truth value of a comparison.
+    if (!BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
       return;
     if (!Truth)
       Op = BinaryOperator::negateComparisonOp(Op);
@@ -627,6 +648,18 @@ struct KernelLaunchAnalysis::Impl {
     return Props;
   }
 
+  /// The operand of condition \p C evaluated first: an element of the CFG,
+  /// where `a || b` is none.
+  static const Expr *firstEvaluated(const Expr *C) {
+    C = C->IgnoreParens();
+    while (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      if (!BO->isLogicalOp())
+        break;
+      C = BO->getLHS()->IgnoreParens();
+    }
+    return C;
+  }
+
   /// The divisor of \p E when it is an integer division or remainder by a
   /// count (`a / n`, `a % x.size(0)`, `a /= n`), which traps when it is 0;
   /// else null. A floating division by 0 does not trap.
@@ -686,21 +719,20 @@ struct KernelLaunchAnalysis::Impl {
           Else = CO->getFalseExpr();
         }
         const bool ThenExits = exits(Then), ElseExits = exits(Else);
-        if (ThenExits != ElseExits) {
-          // The operand evaluated first is an element of the CFG, where
-          // `a || b` is none.
-          const Expr *First = Cond->IgnoreParens();
-          while (const auto *BO = dyn_cast<BinaryOperator>(First))
-            if (BO->isLogicalOp())
-              First = BO->getLHS()->IgnoreParens();
-            else
-              break;
+        const Stmt *ExitBranch = ThenExits ? Then : Else;
+        // A break or a continue leaves only its loop: past the loop the
+        // condition may have been true.
+        const Stmt *Scope = nullptr;
+        if (ThenExits != ElseExits && !leavesFunction(ExitBranch))
+          Scope = enclosingLoop(FD, S);
+        if (ThenExits != ElseExits && (Scope || leavesFunction(ExitBranch))) {
           Guard G;
           G.Props = Guard::NonEmpty;
-          G.At = First;
+          G.At = firstEvaluated(Cond);
           G.Cond = Cond;
           G.CondTruth = ElseExits;
-          G.ExitBranch = ThenExits ? Then : Else;
+          G.ExitBranch = ExitBranch;
+          G.Scope = Scope;
           Out.push_back(G);
         }
         return;
@@ -772,15 +804,18 @@ struct KernelLaunchAnalysis::Impl {
     const Stmt *At = Use;
     const FunctionDecl *Fn = UseFn;
     auto Holds = [&](const Guard &G) {
-      if (!V && G.ExitBranch && within(Fn, At, G.ExitBranch))
+      if (!V && ((G.ExitBranch && within(Fn, At, G.ExitBranch, true)) ||
+                 (G.Scope && !within(Fn, At, G.Scope, false))))
         return;
       Props |= G.Props;
       if (V || !Counts)
         return;
+      NonZero Proven;
       if (G.Count)
-        addNonZero(G.Count, *Counts);
+        addNonZero(G.Count, Proven);
       else if (G.Cond)
-        nonZeroWhen(dyn_cast<Expr>(G.Cond), G.CondTruth, *Counts);
+        nonZeroWhen(dyn_cast<Expr>(G.Cond), G.CondTruth, Proven);
+      addUnchanged(*Counts, Proven, GuardAnalysis.finder(Fn), G.At, At);
     };
     for (unsigned I = 0; Fn && At && I < limits::StatementNesting; ++I) {
       IndexGuardFinder &Finder = GuardAnalysis.finder(Fn);
@@ -801,9 +836,11 @@ struct KernelLaunchAnalysis::Impl {
       const Stmt *P = parent(UseFn, Cur);
       if (!P)
         break;
+      // The branch that holds the use (not an if's init-statement).
       const Expr *Cond = nullptr;
       bool InThen = false;
-      if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Cur) {
+      if (const auto *If = dyn_cast<IfStmt>(P);
+          If && (If->getThen() == Cur || If->getElse() == Cur)) {
         Cond = If->getCond();
         InThen = If->getThen() == Cur;
       } else if (const auto *CO = dyn_cast<ConditionalOperator>(P);
@@ -817,8 +854,12 @@ struct KernelLaunchAnalysis::Impl {
         for (const Guard &G : Tests)
           if (Matches(G))
             Props |= G.Props;
-        if (!V && Counts)
-          nonZeroWhen(Cond, InThen, *Counts);
+        if (!V && Counts) {
+          NonZero Proven;
+          nonZeroWhen(Cond, InThen, Proven);
+          addUnchanged(*Counts, Proven, GuardAnalysis.finder(UseFn),
+                       firstEvaluated(Cond), Use);
+        }
       }
       Cur = P;
     }
@@ -1498,6 +1539,24 @@ struct KernelLaunchAnalysis::Impl {
     }
   }
 
+  /// Adds \p Proven, what a check at \p From proves, to \p Out, but for the
+  /// sizes of a tensor that a definition after the check may replace before
+  /// \p To (`x = x.index_select(0, idx)`). A member tensor, or one changed
+  /// through a reference or inside a lambda, is taken as unchanged.
+  void addUnchanged(NonZero &Out, const NonZero &Proven,
+                    IndexGuardFinder &Finder, const Stmt *From,
+                    const Stmt *To) {
+    Out.Locals.insert(Proven.Locals.begin(), Proven.Locals.end());
+    for (const NonZero::Size &S : Proven.Sizes) {
+      bool Replaced = false;
+      if (!S.Tensor.Field && Finder.valid())
+        for (const Expr *Def : Finder.reachingDefinitionsOf(S.Tensor.Base, To))
+          Replaced |= Finder.dominates(From, Def);
+      if (!Replaced)
+        Out.Sizes.push_back(S);
+    }
+  }
+
   /// \p E is a count that \p Known proves is not 0: a local of it, or a
   /// size of a tensor whose same size, or numel(), is in it.
   bool isNonZero(const Expr *E, const NonZero &Known) {
@@ -1520,7 +1579,9 @@ struct KernelLaunchAnalysis::Impl {
   /// The value of a grid or block dimension when every size read from a
   /// tensor is 0; nothing when the model cannot tell. \p Leaf gets the
   /// first size read, \p Via the first local followed to it.
-  /// A count in Assumed that would be 0 is not: its value is unknown.
+  /// A count in Assumed that would be 0 is not: it is taken as its least
+  /// value, 1, and names no size (Leaf), so that `std::min(n, y.size(0))`
+  /// with `n` checked is still 0 through `y`.
   std::optional<int64_t> valueWhenEmpty(const Expr *E, const Expr *&Leaf,
                                         const VarDecl *&Via,
                                         unsigned Depth = 0) {
@@ -1530,7 +1591,7 @@ struct KernelLaunchAnalysis::Impl {
     if (V && *V == 0 && Assumed && isNonZero(E, *Assumed)) {
       Leaf = LeafBefore;
       Via = ViaBefore;
-      return std::nullopt;
+      return 1;
     }
     return V;
   }

@@ -119,11 +119,12 @@ void forEachStmtIn(const Stmt *Body,
   walkOwn(Body, Visit, /*EnterLambdas=*/true);
 }
 
-bool exits(const Stmt *S, unsigned Depth) {
+namespace {
+bool exitsBy(const Stmt *S, bool LoopJumps, unsigned Depth) {
   if (!S || Depth > limits::SearchDepth)
     return false;
-  if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) ||
-      isa<CXXThrowExpr>(S))
+  if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S) ||
+      (LoopJumps && (isa<BreakStmt>(S) || isa<ContinueStmt>(S))))
     return true;
   if (const auto *E = dyn_cast<Expr>(S)) {
     E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
@@ -136,15 +137,24 @@ bool exits(const Stmt *S, unsigned Depth) {
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *Child : CS->body())
-      if (exits(Child, Depth + 1))
+      if (exitsBy(Child, LoopJumps, Depth + 1))
         return true;
     return false;
   }
   if (const auto *Do = dyn_cast<DoStmt>(S))
-    return exits(Do->getBody(), Depth + 1);
+    return exitsBy(Do->getBody(), LoopJumps, Depth + 1);
   if (const auto *A = dyn_cast<AttributedStmt>(S))
-    return exits(A->getSubStmt(), Depth + 1);
+    return exitsBy(A->getSubStmt(), LoopJumps, Depth + 1);
   return false;
+}
+} // namespace
+
+bool exits(const Stmt *S, unsigned Depth) {
+  return exitsBy(S, /*LoopJumps=*/true, Depth);
+}
+
+bool leavesFunction(const Stmt *S) {
+  return exitsBy(S, /*LoopJumps=*/false, 0);
 }
 
 } // namespace torchtidy

@@ -57,6 +57,10 @@ void forEachStmtIn(const clang::Stmt *Body,
 /// `do { } while (0)` holding one.
 bool exits(const clang::Stmt *S, unsigned Depth = 0);
 
+/// \p S cannot fall through and leaves the function: exits() without break
+/// and continue, which only leave a loop or a switch.
+bool leavesFunction(const clang::Stmt *S);
+
 } // namespace torchtidy
 
 #endif
