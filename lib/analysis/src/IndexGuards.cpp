@@ -289,21 +289,15 @@ literalIds(const CallExpr *TensorCall, const ASTContext &Ctx) {
   if (!TensorCall || !(callFacts(TensorCall) & op::LiteralTensor) ||
       TensorCall->getNumArgs() < 1)
     return std::nullopt;
-  // The mock takes std::initializer_list<int64_t>; LibTorch takes a
-  // TensorDataContainer built from a list of TensorDataContainers.
-  auto Unwrap = [](const Expr *E) {
-    E = E->IgnoreImplicit();
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
-      if (Ctor->getNumArgs() == 1)
-        E = Ctor->getArg(0)->IgnoreImplicit();
-    return E;
-  };
   const InitListExpr *IL = peel::writtenList(TensorCall->getArg(0));
   if (!IL)
     return std::nullopt;
   std::vector<std::pair<int64_t, const Expr *>> Ids;
   for (const Expr *Init : IL->inits()) {
-    const Expr *Value = Unwrap(Init);
+    // The mock takes std::initializer_list<int64_t>; LibTorch takes a
+    // TensorDataContainer converted from each element.
+    const Expr *Value =
+        peel::peel(Init, peel::Compiler | peel::ConvertingConstructions);
     Expr::EvalResult R;
     if (Value->isValueDependent() || !Value->getType()->isIntegerType() ||
         !Value->EvaluateAsInt(R, Ctx))
