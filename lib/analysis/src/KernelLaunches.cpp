@@ -365,18 +365,6 @@ struct KernelLaunchAnalysis::Impl {
     return S ? IfUnknown : false;
   }
 
-  /// The innermost loop or switch of \p FD around \p S: what a break or a
-  /// continue in \p S leaves.
-  const Stmt *enclosingLoop(const FunctionDecl *FD, const Stmt *S) {
-    for (unsigned I = 0; S && I < limits::StatementNesting; ++I) {
-      S = parent(FD, S);
-      if (S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-                isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S)))
-        return S;
-    }
-    return nullptr;
-  }
-
   //===--- Tests and guards -----------------------------------------------===//
 
   /// `t.device()` (or `t.device().type()`): the tensor variable.
@@ -724,7 +712,7 @@ struct KernelLaunchAnalysis::Impl {
         // condition may have been true.
         const Stmt *Scope = nullptr;
         if (ThenExits != ElseExits && !leavesFunction(ExitBranch))
-          Scope = enclosingLoop(FD, S);
+          Scope = jumpTarget(FD, S, /*Break=*/true);
         if (ThenExits != ElseExits && (Scope || leavesFunction(ExitBranch))) {
           Guard G;
           G.Props = Guard::NonEmpty;
@@ -1335,9 +1323,10 @@ struct KernelLaunchAnalysis::Impl {
     return false;
   }
 
-  /// The loop or switch a break (or the loop a continue) leaves.
-  const Stmt *jumpTarget(const FunctionDecl *FD, const Stmt *Jump) {
-    const bool Break = isa<BreakStmt>(Jump);
+  /// The loop or switch a break (or the loop a continue) at \p Jump leaves.
+  /// For a break or a continue somewhere in \p Jump, \p Break: the innermost
+  /// of the two.
+  const Stmt *jumpTarget(const FunctionDecl *FD, const Stmt *Jump, bool Break) {
     const Stmt *Cur = Jump;
     for (unsigned I = 0; I < limits::StatementNesting; ++I) {
       const Stmt *P = parent(FD, Cur);
@@ -1426,7 +1415,7 @@ struct KernelLaunchAnalysis::Impl {
           return;
         }
         if (Jump && (isa<BreakStmt>(Jump) || isa<ContinueStmt>(Jump))) {
-          const Stmt *Target = jumpTarget(FD, Jump);
+          const Stmt *Target = jumpTarget(FD, Jump, isa<BreakStmt>(Jump));
           if (!Target) {
             Site.Follow = KernelLaunchSite::After::Unknown;
             return;
