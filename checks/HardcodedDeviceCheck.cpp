@@ -2,7 +2,7 @@
 
 #include "HardcodedDeviceCheck.h"
 #include "SourceText.h"
-#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -112,24 +112,17 @@ void HardcodedDeviceCheck::noteDevice(const FixedDevice &D) {
       << D.Holder;
 }
 
-/// The call whose argument \p E is, through implicit nodes.
+/// The call whose argument \p E is, through the compiler's wrappers and
+/// conversions to the parameter's type.
 static const CallExpr *enclosingCallArgument(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*E);
-  for (unsigned I = 0; I < torchtidy::limits::PeeledWrappers; ++I) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.size() != 1)
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Call = Node.get<CallExpr>())
-      return Call;
-    const auto *P = Node.get<Expr>();
-    if (!P || !(isa<ImplicitCastExpr, MaterializeTemporaryExpr,
-                    CXXBindTemporaryExpr, ExprWithCleanups>(P) ||
-                (isa<CXXConstructExpr>(P) &&
-                 cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
-      return nullptr;
-  }
-  return nullptr;
+  auto Parent = [&](const Stmt *S) -> const Stmt * {
+    auto Parents = Ctx.getParents(*S);
+    return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  };
+  using namespace torchtidy::peel;
+  const Expr *Arg =
+      climb(E, Compiler | CopiesAndMoves | ConvertingConstructions, Parent);
+  return dyn_cast_or_null<CallExpr>(Parent(Arg));
 }
 
 static CharSourceRange fileRange(SourceLocation Begin, SourceLocation End,

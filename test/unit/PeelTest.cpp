@@ -5,6 +5,9 @@
 #include "ASTFixture.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -163,6 +166,50 @@ TEST(Peel, WrittenEmptyLists) {
   EXPECT_FALSE(returnsEmptyList(
       "std::vector<long> f(std::vector<long> v) { return v; }"));
   EXPECT_FALSE(peel::writtenEmptyList(nullptr));
+}
+
+/// What climb gives from the name `x` in f's return value, up to the
+/// returned expression: the class of the node reached.
+std::string climbedFromX(const std::string &Code, unsigned Set) {
+  auto AST = parse(Code);
+  if (!AST)
+    return "<no AST>";
+  const clang::Expr *Returned = returnedBy(*AST);
+  auto Refs = match(findAll(declRefExpr(to(varDecl(hasName("x")))).bind("x")),
+                    *Returned, AST->getASTContext());
+  if (Refs.size() != 1)
+    return "<no single x>";
+  clang::ParentMap PM(const_cast<clang::Expr *>(Returned));
+  const clang::Expr *Top =
+      peel::climb(Refs[0].getNodeAs<clang::Expr>("x"), Set,
+                  [&](const clang::Stmt *S) -> const clang::Stmt * {
+                    return PM.getParent(S);
+                  });
+  // peel undoes the climb.
+  if (peel::peel(Top, Set) != Refs[0].getNodeAs<clang::Expr>("x"))
+    return "<peel does not undo the climb>";
+  return Top->getStmtClassName();
+}
+
+TEST(Peel, ClimbIsPeelUpwards) {
+  // Up through the parens and the conversion to the copy's argument, and
+  // with the copy step to the returned construction.
+  const char *Copy = "torch::Tensor f(torch::Tensor x) { return (x); }";
+  EXPECT_EQ(climbedFromX(Copy, peel::Copied), "CXXConstructExpr");
+  EXPECT_EQ(climbedFromX(Copy, peel::Compiler), "ImplicitCastExpr");
+  EXPECT_EQ(climbedFromX(Copy, peel::ImplicitCasts), "DeclRefExpr");
+  // A written cast stops a climb without ExplicitCasts; an operator stops
+  // every climb.
+  const char *Cast = "long f(int x) { return static_cast<long>(x); }";
+  EXPECT_EQ(climbedFromX(Cast, peel::Compiler), "ImplicitCastExpr");
+  EXPECT_EQ(climbedFromX(Cast, peel::Converted), "CXXStaticCastExpr");
+  EXPECT_EQ(climbedFromX("long f(long x) { return x + 1; }", peel::Converted),
+            "ImplicitCastExpr");
+  EXPECT_EQ(peel::climb(nullptr, peel::Copied,
+                        [](const clang::Stmt *) -> const clang::Stmt * {
+                          return nullptr;
+                        }),
+            nullptr);
 }
 
 TEST(Peel, NullAndBound) {

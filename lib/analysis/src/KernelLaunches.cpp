@@ -1307,20 +1307,11 @@ struct KernelLaunchAnalysis::Impl {
   /// The lambda \p L is called where it is written: `[&] { ... }()` or
   /// passed to a call, not stored for later.
   bool calledWhereWritten(const FunctionDecl *FD, const LambdaExpr *L) {
-    const Stmt *Cur = L;
-    for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
-      const Stmt *P = parent(FD, Cur);
-      if (!P)
-        return false;
-      if (isa<ImplicitCastExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
-          isa<CXXBindTemporaryExpr>(P) || isa<ParenExpr>(P) ||
-          isa<ExprWithCleanups>(P) || isa<CXXConstructExpr>(P)) {
-        Cur = P;
-        continue;
-      }
-      return isa<CallExpr>(P);
-    }
-    return false;
+    using namespace peel;
+    const Expr *Arg =
+        climb(L, Compiler | CopiesAndMoves | ConvertingConstructions,
+              [&](const Stmt *S) { return parent(FD, S); });
+    return isa_and_nonnull<CallExpr>(parent(FD, Arg));
   }
 
   /// The loop or switch a break (or the loop a continue) at \p Jump leaves.

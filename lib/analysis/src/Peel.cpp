@@ -112,6 +112,16 @@ const Expr *peel(const Expr *E, unsigned Set) {
   return E;
 }
 
+const Expr *climb(const Expr *E, unsigned Set, ParentFn Parent) {
+  for (unsigned I = 0; E && I < limits::PeeledNodes; ++I) {
+    const auto *P = dyn_cast_or_null<Expr>(Parent(E));
+    if (!P || peelOne(P, Set) != E)
+      return E;
+    E = P;
+  }
+  return E;
+}
+
 /// The braced list under \p E (writtenList), or the construction with no
 /// argument that `{}` can also be (a default `ArrayRef()`).
 static const Expr *listOrBareConstruction(const Expr *E) {

@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/PointerLifetime.h"
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/PointeeTypes.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -443,9 +444,8 @@ private:
         }
         return Out;
       }
-      if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<FullExpr>(P) ||
-          isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
-          isa<ExplicitCastExpr>(P)) {
+      if (isa<Expr>(P) &&
+          peel::peelOne(cast<Expr>(P), peel::Converted) == Cur) {
         Cur = P;
         continue;
       }
@@ -638,15 +638,12 @@ private:
       return true;
     const Stmt *Cur = E;
     for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
-      const Stmt *P = parent(Cur);
+      // Up through the compiler's wrappers and member accesses.
+      const Stmt *P =
+          parent(peel::climb(cast<Expr>(Cur), peel::Compiler,
+                             [this](const Stmt *S) { return parent(S); }));
       if (!P)
         return true;
-      if (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) ||
-          isa<MaterializeTemporaryExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
-          isa<FullExpr>(P)) {
-        Cur = P;
-        continue;
-      }
       if (isa<MemberExpr>(P)) {
         Cur = P;
         continue;

@@ -16,9 +16,12 @@
 #ifndef TORCHTIDY_ANALYSIS_PEEL_H
 #define TORCHTIDY_ANALYSIS_PEEL_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace clang {
 class Expr;
 class InitListExpr;
+class Stmt;
 } // namespace clang
 
 namespace torchtidy::peel {
@@ -79,6 +82,15 @@ const clang::Expr *peel(const clang::Expr *E, unsigned Set);
 
 /// \p E without one wrapper of a step in \p Set; \p E when none applies.
 const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
+
+/// A statement's parent (a ParentMap's, the ASTContext's), null at the top.
+using ParentFn = llvm::function_ref<const clang::Stmt *(const clang::Stmt *)>;
+
+/// peel's twin, upwards: the outermost expression that wraps \p E with
+/// wrappers of the steps in \p Set only (each parent's peelOne is the node
+/// below it), so that peel(climb(E, Set, Parent), Set) is E again. \p E
+/// when its parent is no such wrapper; null for null.
+const clang::Expr *climb(const clang::Expr *E, unsigned Set, ParentFn Parent);
 
 /// The braced list `{a, b}` that \p E is written as: the list itself, or
 /// bound to a std::initializer_list, or an object (an ArrayRef, a vector, an
