@@ -411,6 +411,19 @@ struct KernelLaunchAnalysis::Impl {
     return false;
   }
 
+  /// The operands and the operator of \p C: a built-in binary operator, or
+  /// an overloaded comparison; null operands for anything else.
+  static std::tuple<const Expr *, const Expr *, BinaryOperatorKind>
+  binaryOperands(const Stmt *C) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(C))
+      return {BO->getLHS(), BO->getRHS(), BO->getOpcode()};
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+        OC && OC->getNumArgs() == 2 && OC->isComparisonOp())
+      return {OC->getArg(0), OC->getArg(1),
+              BinaryOperator::getOverloadedOpcode(OC->getOperator())};
+    return {nullptr, nullptr, BO_Comma};
+  }
+
   /// Adds the (variable, property) tests in condition \p C to \p Out.
   void testsIn(const Stmt *C, llvm::SmallVectorImpl<Guard> &Out,
                unsigned Depth = 0) {
@@ -442,18 +455,7 @@ struct KernelLaunchAnalysis::Impl {
         Add(directVariable(Obj), Guard::Contig);
     }
     // Comparisons: devices, dtypes.
-    const Expr *L = nullptr, *R = nullptr;
-    BinaryOperatorKind Op = BO_Comma;
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      L = BO->getLHS();
-      R = BO->getRHS();
-      Op = BO->getOpcode();
-    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
-               OC && OC->getNumArgs() == 2 && OC->isComparisonOp()) {
-      L = OC->getArg(0);
-      R = OC->getArg(1);
-      Op = BinaryOperator::getOverloadedOpcode(OC->getOperator());
-    }
+    auto [L, R, Op] = binaryOperands(C);
     if (L && R && BinaryOperator::isComparisonOp(Op)) {
       for (auto [X, Y] : {std::pair{L, R}, std::pair{R, L}}) {
         if (auto V = deviceOwner(X)) {
@@ -511,18 +513,7 @@ struct KernelLaunchAnalysis::Impl {
         nonZeroWhen(UO->getSubExpr(), !Truth, Out, Depth + 1);
       return;
     }
-    const Expr *L = nullptr, *R = nullptr;
-    BinaryOperatorKind Op = BO_Comma;
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      L = BO->getLHS();
-      R = BO->getRHS();
-      Op = BO->getOpcode();
-    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
-               OC && OC->getNumArgs() == 2 && OC->isComparisonOp()) {
-      L = OC->getArg(0);
-      R = OC->getArg(1);
-      Op = BinaryOperator::getOverloadedOpcode(OC->getOperator());
-    }
+    auto [L, R, Op] = binaryOperands(C);
     if (!L || !R)
       return;
     if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
