@@ -154,7 +154,96 @@ void through_launchers(torch::Tensor x, cudaStream_t stream) {
   // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'host.data_ptr<float>()' passes the storage of 'host' to 'launch_copy', which launches a kernel with it, but 'host' is a CPU tensor{{.*}}
 }
 
+// A check proves a property only on the side that goes on: returning when
+// a tensor is on CUDA leaves it on the CPU, and a test under `||` or in the
+// branch that exits proves nothing.
+void wrong_side_checks(torch::Tensor x, cudaStream_t stream) {
+  TORCH_CHECK(x.is_cuda() && x.is_contiguous());
+  auto h = torch::zeros({8});
+  if (h.is_cuda())
+    return;
+  copy_kernel<<<1, 256, 0, stream>>>(x.data_ptr<float>(), h.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: 'h.data_ptr<float>()' passes the storage of 'h' to kernel 'copy_kernel', but 'h' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto t = x.transpose(0, 1);
+  TORCH_CHECK(t.is_contiguous() || x.dim() == 1);
+  copy_kernel<<<1, 256, 0, stream>>>(t.data_ptr<float>(), x.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 't.data_ptr<float>()' passes the storage of 't' to kernel 'copy_kernel' as a raw pointer, but 't' is not contiguous{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto l = torch::zeros({4}, x.options().dtype(torch::kLong));
+  TORCH_CHECK(!(l.scalar_type() == torch::kFloat) || x.dim() == 1);
+  copy_kernel<<<1, 4, 0, stream>>>((const float *)l.data_ptr(), x.data_ptr<float>(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: 'l.data_ptr()' passes the storage of 'l', which holds Long values{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto c = torch::zeros({8});
+  if (!c.is_cuda()) {
+    scale_kernel<<<1, 256, 0, stream>>>(c.data_ptr<float>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'c.data_ptr<float>()' passes the storage of 'c' to kernel 'scale_kernel', but 'c' is a CPU tensor{{.*}}
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+}
+
+// The else branch of a test has it false; a break leaves only its loop; a
+// helper that returns when its argument is on CUDA does not check it is.
+void checks_contiguous_unless_cuda(const torch::Tensor &t) {
+  if (t.is_cuda())
+    return;
+  TORCH_CHECK(t.is_contiguous());
+}
+void wrong_side_branches(torch::Tensor x, cudaStream_t stream) {
+  auto h = torch::zeros({8});
+  if (h.device().type() == torch::kCUDA) {
+    x.fill_(0);
+  } else {
+    scale_kernel<<<1, 256, 0, stream>>>(h.data_ptr<float>(), 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'h.data_ptr<float>()' passes the storage of 'h' to kernel 'scale_kernel', but 'h' is a CPU tensor{{.*}}
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  }
+  auto k = torch::zeros({8});
+  for (int i = 0; i < 3; ++i)
+    if (!k.is_cuda())
+      break;
+  scale_kernel<<<1, 256, 0, stream>>>(k.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'k.data_ptr<float>()' passes the storage of 'k' to kernel 'scale_kernel', but 'k' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto g = torch::zeros({8});
+  checks_contiguous_unless_cuda(g);
+  scale_kernel<<<1, 256, 0, stream>>>(g.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'g.data_ptr<float>()' passes the storage of 'g' to kernel 'scale_kernel', but 'g' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 //===--- Correct code: no diagnostics -------------------------------------===//
+
+// Checks on the side that goes on: the launch never runs with a CPU or a
+// strided tensor (the else branch of `!= kCUDA`, a continue that skips the
+// rest of the loop's body, `!(a || b)` false).
+void right_side_checks(torch::Tensor x, cudaStream_t stream) {
+  auto h = torch::zeros({8});
+  if (!h.is_cuda())
+    return;
+  scale_kernel<<<1, 256, 0, stream>>>(h.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto g = torch::zeros({8});
+  if (g.device().type() != torch::kCUDA) {
+    x.fill_(0);
+  } else {
+    scale_kernel<<<1, 256, 0, stream>>>(g.data_ptr<float>(), 8);
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  }
+  for (int i = 0; i < 3; ++i) {
+    auto k = torch::zeros({8});
+    if (!k.is_cuda())
+      continue;
+    scale_kernel<<<1, 256, 0, stream>>>(k.data_ptr<float>(), 8);
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  }
+  auto t = x.transpose(0, 1);
+  TORCH_CHECK(!(!t.is_contiguous() || !x.is_cuda()));
+  copy_kernel<<<1, 256, 0, stream>>>(t.data_ptr<float>(), x.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
 
 void checked(torch::Tensor x, cudaStream_t stream) {
   TORCH_CHECK(x.is_cuda() && x.is_contiguous());

@@ -243,10 +243,10 @@ struct Guard {
   const Stmt *At = nullptr;
   const Stmt *Cond = nullptr;
   /// NonEmpty: the count divided by (`n` of `k / n`), or the condition
-  /// (Cond) and the truth value it has past the guard, the branch that
-  /// exits apart.
+  /// (Cond) and the truth value it has past the guard.
   const Expr *Count = nullptr;
   bool CondTruth = false;
+  /// A guard of an if or a ?: holds past it, not in the branch that exits.
   const Stmt *ExitBranch = nullptr;
   /// A branch that exits by break or continue: the loop or switch it leaves,
   /// past which the condition is not known.
@@ -424,39 +424,84 @@ struct KernelLaunchAnalysis::Impl {
     return {nullptr, nullptr, BO_Comma};
   }
 
-  /// Adds the (variable, property) tests in condition \p C to \p Out.
-  void testsIn(const Stmt *C, llvm::SmallVectorImpl<Guard> &Out,
-               unsigned Depth = 0) {
-    if (!C || Depth > limits::SearchDepth || isa<LambdaExpr>(C))
+  /// Calls \p Atom(A, T) for each test A of condition \p C that has the truth
+  /// value T whenever \p C has \p Truth: through parens, cleanups, casts
+  /// between truth values, `!` (the other way), both sides of `a && b` true
+  /// or of `a || b` false; C10_LIKELY's `__builtin_expect(static_cast<bool>(c),
+  /// 1)` is `c`. A test is anything else (a call, a comparison, a count
+  /// converted to bool).
+  static void atomsWhen(const Expr *C, bool Truth,
+                        llvm::function_ref<void(const Expr *, bool)> Atom,
+                        unsigned Depth = 0) {
+    if (!C || Depth > limits::SearchDepth)
       return;
-    // The test itself is the guard's position: a call or a comparison is an
-    // element of the CFG, where a condition with `!` or `&&` may be none.
-    auto Add = [&](std::optional<IndexVar> V, unsigned Props) {
-      if (!V)
-        return;
-      Guard G;
-      G.Props = Props;
-      G.At = C;
-      G.Var = *V;
-      Out.push_back(G);
-    };
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
-      const uint64_t Facts = callFacts(MC);
-      // Past the conversion to TensorBase, where is_cuda() is declared.
-      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreImpCasts();
-      if (Facts & op::TestsCuda) {
-        if (isTensorType(Obj->getType()))
-          Add(directVariable(Obj), Guard::Cuda);
-        else if (isDeviceClass(Obj->getType()))
-          Add(deviceOwner(Obj), Guard::Cuda);
-      }
-      if ((Facts & op::Contiguity) && MC->getType()->isBooleanType() &&
-          onlyDefaultArgs(MC) && isTensorMethod(MC->getMethodDecl()))
-        Add(directVariable(Obj), Guard::Contig);
+    C = C->IgnoreParens();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
+      return atomsWhen(EWC->getSubExpr(), Truth, Atom, Depth + 1);
+    // C10_LIKELY(c): `__builtin_expect(static_cast<bool>(c), 1)`, a long
+    // converted to bool.
+    if (const auto *Expect =
+            dyn_cast<CallExpr>(C->IgnoreParenImpCasts()->IgnoreParens());
+        Expect && Expect->getNumArgs() == 2 &&
+        Expect->getBuiltinCallee() == Builtin::BI__builtin_expect)
+      return atomsWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Atom,
+                       Depth + 1);
+    if (const auto *Cast = dyn_cast<CastExpr>(C);
+        Cast && C->getType()->isBooleanType() &&
+        (Cast->getCastKind() == CK_NoOp ||
+         Cast->getCastKind() == CK_LValueToRValue))
+      return atomsWhen(Cast->getSubExpr(), Truth, Atom, Depth + 1);
+    if (const auto *UO = dyn_cast<UnaryOperator>(C);
+        UO && UO->getOpcode() == UO_LNot)
+      return atomsWhen(UO->getSubExpr(), !Truth, Atom, Depth + 1);
+    if (auto [L, R, Op] = binaryOperands(C);
+        L && R && ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth))) {
+      atomsWhen(L, Truth, Atom, Depth + 1);
+      atomsWhen(R, Truth, Atom, Depth + 1);
+      return;
     }
-    // Comparisons: devices, dtypes.
-    auto [L, R, Op] = binaryOperands(C);
-    if (L && R && BinaryOperator::isComparisonOp(Op)) {
+    Atom(C, Truth);
+  }
+
+  /// Adds to \p Out the (variable, property) tests that condition \p C
+  /// having the truth value \p Truth proves: `x.is_cuda()` or
+  /// `x.is_contiguous()` true, `x.device() == kCUDA` or `!= kCPU` true (or
+  /// the other comparison false), `x.scalar_type() == k` true; a test on the
+  /// other side proves nothing (`if (x.is_cuda()) return;`).
+  void testsWhen(const Expr *C, bool Truth, llvm::SmallVectorImpl<Guard> &Out) {
+    atomsWhen(C, Truth, [&](const Expr *A, bool T) {
+      // The test itself is the guard's position: a call or a comparison is
+      // an element of the CFG, where a condition with `!` or `&&` may be
+      // none.
+      auto Add = [&](std::optional<IndexVar> V, unsigned Props) {
+        if (!V)
+          return;
+        Guard G;
+        G.Props = Props;
+        G.At = A;
+        G.Var = *V;
+        Out.push_back(G);
+      };
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(A); MC && T) {
+        const uint64_t Facts = callFacts(MC);
+        // Past the conversion to TensorBase, where is_cuda() is declared.
+        const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreImpCasts();
+        if (Facts & op::TestsCuda) {
+          if (isTensorType(Obj->getType()))
+            Add(directVariable(Obj), Guard::Cuda);
+          else if (isDeviceClass(Obj->getType()))
+            Add(deviceOwner(Obj), Guard::Cuda);
+        }
+        if ((Facts & op::Contiguity) && MC->getType()->isBooleanType() &&
+            onlyDefaultArgs(MC) && isTensorMethod(MC->getMethodDecl()))
+          Add(directVariable(Obj), Guard::Contig);
+      }
+      // Comparisons: devices, dtypes.
+      auto [L, R, Op] = binaryOperands(A);
+      if (!L || !R || !BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
+        return;
+      if (!T)
+        Op = BinaryOperator::negateComparisonOp(Op);
       for (auto [X, Y] : {std::pair{L, R}, std::pair{R, L}}) {
         if (auto V = deviceOwner(X)) {
           DeviceClass D = classifyDevice(Y);
@@ -471,71 +516,37 @@ struct KernelLaunchAnalysis::Impl {
               Add(directVariable(MC->getImplicitObjectArgument()),
                   Guard::Dtype);
       }
-    }
-    for (const Stmt *Child : C->children())
-      testsIn(Child, Out, Depth + 1);
+    });
   }
 
   /// Adds to \p Out the counts that condition \p C having the truth value
   /// \p Truth proves are not 0: `n != 0`, `n > 0`, `n >= 1`, `0 < n` or `n`
-  /// true, `n == 0`, `n <= 0` or `n < 1` false; `!c` is `c` the other way,
-  /// both sides of `a && b` true or of `a || b` false count. C10_UNLIKELY's
-  /// `__builtin_expect(static_cast<bool>(c), 0)` is `c`.
-  void nonZeroWhen(const Expr *C, bool Truth, NonZero &Out,
-                   unsigned Depth = 0) {
-    if (!C || Depth > limits::SearchDepth)
-      return;
-    C = C->IgnoreParens();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
-      return nonZeroWhen(EWC->getSubExpr(), Truth, Out, Depth + 1);
-    // C10_LIKELY(c): `__builtin_expect(static_cast<bool>(c), 1)`, a long
-    // converted to bool.
-    if (const auto *Expect =
-            dyn_cast<CallExpr>(C->IgnoreParenImpCasts()->IgnoreParens());
-        Expect && Expect->getNumArgs() == 2 &&
-        Expect->getBuiltinCallee() == Builtin::BI__builtin_expect)
-      return nonZeroWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Out,
-                         Depth + 1);
-    if (const auto *Cast = dyn_cast<CastExpr>(C)) {
-      if (Cast->getCastKind() == CK_IntegralToBoolean) {
-        if (Truth && isCountLike(Cast->getSubExpr()))
+  /// true, `n == 0`, `n <= 0` or `n < 1` false (through atomsWhen).
+  void nonZeroWhen(const Expr *C, bool Truth, NonZero &Out) {
+    atomsWhen(C, Truth, [&](const Expr *A, bool T) {
+      if (const auto *Cast = dyn_cast<CastExpr>(A)) {
+        if (Cast->getCastKind() == CK_IntegralToBoolean && T &&
+            isCountLike(Cast->getSubExpr()))
           addNonZero(Cast->getSubExpr(), Out);
         return;
       }
-      if (C->getType()->isBooleanType() &&
-          (Cast->getCastKind() == CK_NoOp ||
-           Cast->getCastKind() == CK_LValueToRValue))
-        nonZeroWhen(Cast->getSubExpr(), Truth, Out, Depth + 1);
-      return;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(C)) {
-      if (UO->getOpcode() == UO_LNot)
-        nonZeroWhen(UO->getSubExpr(), !Truth, Out, Depth + 1);
-      return;
-    }
-    auto [L, R, Op] = binaryOperands(C);
-    if (!L || !R)
-      return;
-    if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
-      nonZeroWhen(L, Truth, Out, Depth + 1);
-      nonZeroWhen(R, Truth, Out, Depth + 1);
-      return;
-    }
-    // `a <=> b` is no truth value of a comparison.
-    if (!BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
-      return;
-    if (!Truth)
-      Op = BinaryOperator::negateComparisonOp(Op);
-    // count OP k, with the count on the left.
-    for (auto [Count, K, O] :
-         {std::tuple{L, R, Op},
-          std::tuple{R, L, BinaryOperator::reverseComparisonOp(Op)}}) {
-      if (!isCountLike(Count))
-        continue;
-      if ((isZero(K, Ctx) && (O == BO_NE || O == BO_GT || O == BO_LT)) ||
-          (isOne(K, Ctx) && O == BO_GE))
-        addNonZero(Count, Out);
-    }
+      auto [L, R, Op] = binaryOperands(A);
+      // `a <=> b` is no truth value of a comparison.
+      if (!L || !R || !BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
+        return;
+      if (!T)
+        Op = BinaryOperator::negateComparisonOp(Op);
+      // count OP k, with the count on the left.
+      for (auto [Count, K, O] :
+           {std::tuple{L, R, Op},
+            std::tuple{R, L, BinaryOperator::reverseComparisonOp(Op)}}) {
+        if (!isCountLike(Count))
+          continue;
+        if ((isZero(K, Ctx) && (O == BO_NE || O == BO_GT || O == BO_LT)) ||
+            (isOne(K, Ctx) && O == BO_GE))
+          addNonZero(Count, Out);
+      }
+    });
   }
 
   /// The tensors written as arguments of the macro expanding at \p S.
@@ -585,9 +596,14 @@ struct KernelLaunchAnalysis::Impl {
         continue;
       }
       if (const auto *If = dyn_cast<IfStmt>(S)) {
-        if (exits(If->getThen()) || exits(If->getElse())) {
+        // The condition has, past the if, the value of the branch that goes
+        // on, when the other one leaves the helper.
+        const bool ThenExits = exits(If->getThen()),
+                   ElseExits = exits(If->getElse());
+        if (ThenExits != ElseExits &&
+            leavesFunction(ThenExits ? If->getThen() : If->getElse())) {
           llvm::SmallVector<Guard, 4> Tests;
-          testsIn(If->getCond(), Tests);
+          testsWhen(If->getCond(), ElseExits, Tests);
           for (const Guard &G : Tests)
             if (G.Var.Base == PVD && !G.Var.Field)
               Props |= G.Props;
@@ -672,48 +688,48 @@ struct KernelLaunchAnalysis::Impl {
     std::vector<Guard> &Out = GuardsOf[FD];
     llvm::DenseSet<unsigned> Expansions;
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+      // Past an if or a ?: with one branch that exits, the condition has
+      // the value of the branch that goes on.
       const Expr *Cond = nullptr;
-      bool Exits = false;
+      const Stmt *Then = nullptr, *Else = nullptr;
       if (const auto *If = dyn_cast<IfStmt>(S)) {
         Cond = If->getCond();
-        Exits = exits(If->getThen()) || exits(If->getElse());
+        Then = If->getThen();
+        Else = If->getElse();
       } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
         Cond = CO->getCond();
-        Exits = exits(CO->getTrueExpr()) || exits(CO->getFalseExpr());
+        Then = CO->getTrueExpr();
+        Else = CO->getFalseExpr();
       }
-      if (Cond && Exits) {
-        llvm::SmallVector<Guard, 4> Tests;
-        testsIn(Cond, Tests);
-        for (Guard G : Tests) {
-          G.Cond = Cond;
-          Out.push_back(G);
-        }
-        // Past it, the condition has the value of the branch that goes on.
-        const Stmt *Then = nullptr, *Else = nullptr;
-        if (const auto *If = dyn_cast<IfStmt>(S)) {
-          Then = If->getThen();
-          Else = If->getElse();
-        } else if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
-          Then = CO->getTrueExpr();
-          Else = CO->getFalseExpr();
-        }
-        const bool ThenExits = exits(Then), ElseExits = exits(Else);
+      const bool ThenExits = exits(Then), ElseExits = exits(Else);
+      if (Cond && (ThenExits || ElseExits)) {
+        // Both exit: nothing past it runs.
+        if (ThenExits == ElseExits)
+          return;
         const Stmt *ExitBranch = ThenExits ? Then : Else;
         // A break or a continue leaves only its loop: past the loop the
         // condition may have been true.
         const Stmt *Scope = nullptr;
-        if (ThenExits != ElseExits && !leavesFunction(ExitBranch))
+        if (!leavesFunction(ExitBranch)) {
           Scope = jumpTarget(FD, S, /*Break=*/true);
-        if (ThenExits != ElseExits && (Scope || leavesFunction(ExitBranch))) {
-          Guard G;
-          G.Props = Guard::NonEmpty;
-          G.At = firstEvaluated(Cond);
+          if (!Scope)
+            return;
+        }
+        auto Push = [&](Guard G) {
           G.Cond = Cond;
           G.CondTruth = ElseExits;
           G.ExitBranch = ExitBranch;
           G.Scope = Scope;
           Out.push_back(G);
-        }
+        };
+        llvm::SmallVector<Guard, 4> Tests;
+        testsWhen(Cond, ElseExits, Tests);
+        for (const Guard &G : Tests)
+          Push(G);
+        Guard G;
+        G.Props = Guard::NonEmpty;
+        G.At = firstEvaluated(Cond);
+        Push(G);
         return;
       }
       // The guard is the call inside (a temporary's cleanups are not a
@@ -783,8 +799,8 @@ struct KernelLaunchAnalysis::Impl {
     const Stmt *At = Use;
     const FunctionDecl *Fn = UseFn;
     auto Holds = [&](const Guard &G) {
-      if (!V && ((G.ExitBranch && within(Fn, At, G.ExitBranch, true)) ||
-                 (G.Scope && !within(Fn, At, G.Scope, false))))
+      if ((G.ExitBranch && within(Fn, At, G.ExitBranch, true)) ||
+          (G.Scope && !within(Fn, At, G.Scope, false)))
         return;
       Props |= G.Props;
       if (V || !Counts)
@@ -829,7 +845,7 @@ struct KernelLaunchAnalysis::Impl {
       }
       if (Cond) {
         llvm::SmallVector<Guard, 4> Tests;
-        testsIn(Cond, Tests);
+        testsWhen(Cond, InThen, Tests);
         for (const Guard &G : Tests)
           if (Matches(G))
             Props |= G.Props;
