@@ -4,6 +4,7 @@
 #include "MemoryText.h"
 #include "SourceText.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -32,7 +33,11 @@ void DanglingDataPtrCheck::check(const MatchFinder::MatchResult &Result) {
   torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (!torchtidy::containsRawDataCall(FD))
       return;
-    torchtidy::PointerLifetime Lifetime(FD, Ctx);
+    torchtidy::FunctionContext *Fn =
+        torchtidy::FunctionContexts::of(Ctx).get(FD);
+    if (!Fn)
+      return;
+    auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
     for (const DanglingPointer &D : Lifetime.danglingPointers())
       report(D, FD, Ctx);
   });

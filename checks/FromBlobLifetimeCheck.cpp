@@ -3,6 +3,7 @@
 #include "FromBlobLifetimeCheck.h"
 #include "MemoryText.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -28,7 +29,11 @@ void FromBlobLifetimeCheck::check(const MatchFinder::MatchResult &Result) {
   torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (!torchtidy::containsFromBlob(FD))
       return;
-    torchtidy::PointerLifetime Lifetime(FD, Ctx);
+    torchtidy::FunctionContext *Fn =
+        torchtidy::FunctionContexts::of(Ctx).get(FD);
+    if (!Fn)
+      return;
+    auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
     for (const BlobEscape &E : Lifetime.blobEscapes())
       report(E, Ctx);
   });

@@ -2,10 +2,10 @@
 
 #include "HardcodedDeviceCheck.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/OperatorKinds.h"
 #include "clang/Lex/Lexer.h"
@@ -112,13 +112,13 @@ void HardcodedDeviceCheck::noteDevice(const FixedDevice &D) {
       << D.Holder;
 }
 
-/// The call whose argument \p E is, through the compiler's wrappers and
-/// conversions to the parameter's type.
-static const CallExpr *enclosingCallArgument(const Expr *E, ASTContext &Ctx) {
-  auto Parent = [&](const Stmt *S) -> const Stmt * {
-    auto Parents = Ctx.getParents(*S);
-    return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-  };
+/// The call whose argument \p E (a statement of \p Fn) is, through the
+/// compiler's wrappers and conversions to the parameter's type.
+static const CallExpr *enclosingCallArgument(const Expr *E,
+                                             torchtidy::FunctionContext *Fn) {
+  if (!Fn)
+    return nullptr;
+  auto Parent = [&](const Stmt *S) { return Fn->parentOf(S); };
   using namespace torchtidy::peel;
   const Expr *Arg =
       climb(E, Compiler | CopiesAndMoves | ConvertingConstructions, Parent);
@@ -142,7 +142,8 @@ static SourceLocation afterToken(SourceLocation Loc, const ASTContext &Ctx) {
 static std::optional<FixItHint> removeDeviceFix(const HardcodedDeviceSite &S,
                                                 ASTContext &Ctx) {
   const auto *Call = cast<CallExpr>(S.Site);
-  const CallExpr *Outer = enclosingCallArgument(Call, Ctx);
+  const CallExpr *Outer = enclosingCallArgument(
+      Call, torchtidy::FunctionContexts::of(Ctx).get(S.Function));
   if (!Outer ||
       !(torchtidy::callFacts(Outer) &
         (torchtidy::op::RegistersBuffer | torchtidy::op::RegistersParameter)))

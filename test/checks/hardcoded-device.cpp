@@ -96,6 +96,23 @@ struct Built : nn::Module {
   torch::Tensor pe_, w_, cache_;
 };
 
+// The same in a constructor's initializers, and inside a lambda of the
+// constructor.
+struct BuiltInInitializers : nn::Module {
+  BuiltInInitializers()
+      : pe_(register_buffer("pe", torch::zeros({16}).cuda())) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: 'cuda' moves a tensor to the current CUDA device (cuda:0 unless a guard says otherwise) in 'BuiltInInitializers::BuiltInInitializers', where the module is built
+    // CHECK-FIXES: : pe_(register_buffer("pe", torch::zeros({16}))) {
+    auto make = [this] {
+      w_ = register_parameter("w", torch::randn({4}, torch::kCUDA));
+      // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'randn' creates a tensor on a fixed device ('torch::kCUDA') in 'BuiltInInitializers::BuiltInInitializers', where the module is built
+      // CHECK-FIXES: w_ = register_parameter("w", torch::randn({4}));
+    };
+    make();
+  }
+  torch::Tensor pe_, w_;
+};
+
 struct Reset : nn::Cloneable<Reset> {
   Reset() { reset(); }
   void reset() override {

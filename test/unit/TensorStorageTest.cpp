@@ -180,6 +180,26 @@ TEST(TensorStorage, BufferOrigins) {
   EXPECT_EQ(O.Element.getAsString(), "float");
   EXPECT_FALSE(O.DeclaredPointee);
 
+  // A pointer that may point elsewhere by the use: assigned, passed by
+  // non-const reference, captured by reference, its address taken.
+  for (const char *Change : {"p = nullptr;", "void reseat(long *&); reseat(p);",
+                             "auto f = [&p] { ++p; };", "long **pp = &p;"}) {
+    O = origin("p",
+               std::string("std::vector<long> v(4); long *p = v.data(); ") +
+                   Change);
+    // Only the pointer itself is known.
+    EXPECT_EQ(O.K, BufferOrigin::Pointer) << Change;
+    ASSERT_TRUE(O.Owner) << Change;
+    EXPECT_EQ(O.Owner->getName(), "p") << Change;
+  }
+  // Read, passed by value or by const reference: still v's.
+  O = origin("p",
+             "std::vector<long> v(4); long *p = v.data(); "
+             "void by_value_ptr(long *); void by_const_ref(long *const &); "
+             "by_value_ptr(p); by_const_ref(p); long first = p[0] + *p;");
+  EXPECT_EQ(O.K, BufferOrigin::Container);
+  EXPECT_EQ(O.Owner->getName(), "v");
+
   // A by-value parameter is the function's own; a reference is the caller's.
   O = origin("by_value.data()");
   EXPECT_TRUE(O.Automatic);

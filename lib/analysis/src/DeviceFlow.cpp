@@ -1,6 +1,7 @@
 //===--- DeviceFlow.cpp - Which device each tensor lives on ---------------===//
 
 #include "torchtidy/analysis/DeviceFlow.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
@@ -979,9 +980,8 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   if (!Body)
     return false;
 
-  CFG::BuildOptions Options;
-  Options.setAllAlwaysAdd();
-  std::unique_ptr<CFG> G = CFG::buildCFG(FD, Body, &Ctx, Options);
+  FunctionContext *Fn = FunctionContexts::of(Ctx).get(FD);
+  const CFG *G = Fn ? Fn->cfg() : nullptr;
   if (!G)
     return false;
 
@@ -993,7 +993,7 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   const unsigned N = G->getNumBlockIDs();
   std::vector<std::optional<State>> In(N), Out(N);
   std::vector<unsigned> Visits(N, 0);
-  PostOrderCFGView Order(G.get());
+  PostOrderCFGView Order(G);
   ForwardDataflowWorklist Work(*G, &Order);
   const CFGBlock &Entry = G->getEntry();
   In[Entry.getBlockID()] = State();

@@ -1,6 +1,7 @@
 //===--- IndexGuards.cpp - Is an index tensor bounded where it is used? ---===//
 
 #include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
@@ -11,7 +12,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -102,11 +102,7 @@ bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
 }
 
 /// The position of one CFG element.
-struct Point {
-  const CFGBlock *Block = nullptr;
-  unsigned Index = 0;
-  explicit operator bool() const { return Block != nullptr; }
-};
+using Point = CFGPoint;
 
 /// Something that happens to a variable at one element.
 struct Event {
@@ -408,10 +404,9 @@ struct IndexGuardFinder::Impl {
   IndexGuardAnalysis &Owner;
   ASTContext &Ctx;
   unsigned Depth;
-  std::unique_ptr<CFG> Cfg;
-  CFGDomTree DomTree;
-  llvm::DenseMap<const Stmt *, Point> Where;
-  llvm::DenseMap<const VarDecl *, Point> DeclaredAt;
+  /// The shared CFG (null when there is none) and its maps.
+  FunctionContext *Fn = nullptr;
+  const CFG *Cfg = nullptr;
   llvm::DenseMap<const CFGBlock *, std::vector<Event>> Events;
   std::vector<BranchGuard> Branches;
   /// Definitions of each local: its initialiser and assigned values.
@@ -428,33 +423,12 @@ struct IndexGuardFinder::Impl {
       : FD(FD), Owner(Owner), Ctx(Owner.context()), Depth(Depth) {
     if (!FD || !FD->hasBody() || FD->isDependentContext())
       return;
-    CFG::BuildOptions Options;
-    Options.setAllAlwaysAdd();
-    Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
-    if (!Cfg)
-      return;
-    DomTree.buildDominatorTree(Cfg.get());
-    for (const CFGBlock *B : *Cfg) {
-      if (!B)
-        continue;
-      unsigned I = 0;
-      for (const CFGElement &E : *B) {
-        if (auto CS = E.getAs<CFGStmt>()) {
-          const Stmt *S = CS->getStmt();
-          Where.try_emplace(S, Point{B, I});
-          if (const auto *DS = dyn_cast<DeclStmt>(S))
-            for (const Decl *D : DS->decls())
-              if (const auto *VD = dyn_cast<VarDecl>(D))
-                DeclaredAt.try_emplace(VD, Point{B, I});
-        }
-        ++I;
-      }
-    }
+    Fn = FunctionContexts::of(Ctx).get(FD);
+    Cfg = Fn ? Fn->cfg() : nullptr;
   }
 
-  /// Where \p S is evaluated. Every expression is an element (AllAlwaysAdd);
-  /// no parent map, whose construction walks all of <torch/torch.h>.
-  Point pointOf(const Stmt *S) const { return Where.lookup(S); }
+  /// Where \p S is evaluated (every expression is an element).
+  Point pointOf(const Stmt *S) const { return Cfg ? Fn->pointOf(S) : Point{}; }
 
   /// Where the definition whose value is \p Value happens (a variable's
   /// initializer is not itself a CFG element), after buildEvents().
@@ -619,7 +593,7 @@ struct IndexGuardFinder::Impl {
   bool dominates(Point G, Point U) const {
     if (G.Block == U.Block)
       return G.Index <= U.Index;
-    return DomTree.dominates(G.Block, U.Block);
+    return Fn->dominates(G.Block, U.Block);
   }
 
   /// Blocks reachable from \p From (forwards or backwards), never entering
@@ -766,7 +740,7 @@ struct IndexGuardFinder::Impl {
       const auto *DD = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl());
       if (!DD || !DD->getInit())
         return make(IndexOrigin::Unknown, IndexOrigin::None);
-      Point At = DeclaredAt.lookup(DD);
+      Point At = Cfg ? Fn->declaredAt(DD) : Point{};
       return classifyExpr(DD->getInit(), At ? At : P);
     }
     const auto *VD = dyn_cast<VarDecl>(V.Base);
@@ -774,7 +748,7 @@ struct IndexGuardFinder::Impl {
       return make(IndexOrigin::Unknown, IndexOrigin::None);
     if (VD->hasGlobalStorage())
       return make(IndexOrigin::Unsafe, IndexOrigin::Global, Ref, VD);
-    if (!DeclaredAt.count(VD) && !Definitions.count(VD))
+    if (!(Cfg && Fn->declaredAt(VD)) && !Definitions.count(VD))
       return make(IndexOrigin::Unknown, IndexOrigin::None);
     // `for (auto &ids : all_ids)`: an element of a container.
     if (VD->isCXXForRangeDecl())

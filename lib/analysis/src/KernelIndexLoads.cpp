@@ -1,6 +1,7 @@
 //===--- KernelIndexLoads.cpp - Indices loaded from another array ---------===//
 
 #include "torchtidy/analysis/KernelIndexLoads.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/Peel.h"
@@ -11,7 +12,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -21,8 +21,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <memory>
-#include <optional>
 
 using namespace clang;
 
@@ -60,10 +58,7 @@ bool isClamp(const CallExpr *Call) {
          N == "fminf" || N == "fmaxf" || N == "clamp";
 }
 
-struct Point {
-  const CFGBlock *Block = nullptr;
-  unsigned Index = 0;
-};
+using Point = CFGPoint;
 
 struct LaunchOf {
   const CUDAKernelCallExpr *Call;
@@ -729,33 +724,19 @@ private:
   //--- What bounds an access ----------------------------------------------
 
   bool buildCfg() {
-    CFG::BuildOptions Options;
-    Options.setAllAlwaysAdd();
-    Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
-    if (!Cfg)
-      return false;
-    DomTree.buildDominatorTree(Cfg.get());
-    for (const CFGBlock *B : *Cfg) {
-      if (!B)
-        continue;
-      unsigned I = 0;
-      for (const CFGElement &E : *B) {
-        if (auto CS = E.getAs<CFGStmt>())
-          Where.try_emplace(CS->getStmt(), Point{B, I});
-        ++I;
-      }
-    }
-    return true;
+    Fn = FunctionContexts::of(Ctx).get(FD);
+    Cfg = Fn ? Fn->cfg() : nullptr;
+    return Cfg != nullptr;
   }
 
   /// \p A is evaluated before \p B on every path to B.
   bool dominates(const Stmt *A, const Stmt *B) {
-    Point PA = Where.lookup(A), PB = Where.lookup(B);
+    Point PA = Fn->pointOf(A), PB = Fn->pointOf(B);
     if (!PA.Block || !PB.Block)
       return false;
     if (PA.Block == PB.Block)
       return PA.Index < PB.Index;
-    return DomTree.dominates(PA.Block, PB.Block);
+    return Fn->dominates(PA.Block, PB.Block);
   }
 
   /// The same expression, structurally (`idx[i]` and `idx[i]`).
@@ -1035,9 +1016,9 @@ private:
   bool ForsFound = false;
   std::vector<const ForStmt *> Fors;
   std::vector<SourceRange> Loops;
-  std::unique_ptr<CFG> Cfg;
-  CFGDomTree DomTree;
-  llvm::DenseMap<const Stmt *, Point> Where;
+  /// The shared CFG (null when there is none) and its maps.
+  FunctionContext *Fn = nullptr;
+  const CFG *Cfg = nullptr;
 };
 
 } // namespace

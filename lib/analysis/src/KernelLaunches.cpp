@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/KernelLaunches.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
@@ -11,7 +12,6 @@
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
@@ -291,7 +291,9 @@ struct KernelLaunchAnalysis::Impl {
   IndexGuardAnalysis GuardAnalysis;
 
   struct Outer {
-    std::unique_ptr<ParentMap> PM;
+    /// The context of the outermost function, whose parent map spans the
+    /// bodies of the lambdas written inside.
+    FunctionContext *Fn = nullptr;
     llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
   };
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Outer>> Outers;
@@ -325,8 +327,7 @@ struct KernelLaunchAnalysis::Impl {
     auto &Slot = Outers[OF];
     if (!Slot) {
       Slot = std::make_unique<Outer>();
-      // The parent map spans the bodies of the lambdas written inside.
-      Slot->PM = std::make_unique<ParentMap>(OF->getBody());
+      Slot->Fn = FunctionContexts::of(Ctx).get(OF);
       llvm::SmallVector<const Stmt *, 32> Stack{OF->getBody()};
       while (!Stack.empty()) {
         const Stmt *S = Stack.pop_back_val();
@@ -350,7 +351,7 @@ struct KernelLaunchAnalysis::Impl {
 
   const Stmt *parent(const FunctionDecl *FD, const Stmt *S) {
     Outer *O = outer(FD);
-    return O ? O->PM->getParent(S) : nullptr;
+    return O && O->Fn ? O->Fn->parentOf(S) : nullptr;
   }
 
   /// \p S, a statement of \p FD, is \p Tree or inside it; \p IfUnknown

@@ -60,7 +60,7 @@ const Expr *stableInitialiser(const Expr *E) {
     return nullptr;
   const auto *FD =
       dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
-  if (!FD || !FD->getBody() || isReassigned(VD, FD->getBody()))
+  if (!FD || !FD->getBody() || isReassigned(VD))
     return nullptr;
   return VD->getInit();
 }

@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/PointerLifetime.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/PointeeTypes.h"
@@ -199,26 +200,9 @@ private:
   //===--- The CFG --------------------------------------------------------===//
 
   const CFG *cfg() {
-    if (!CfgTried) {
-      CfgTried = true;
-      CFG::BuildOptions Options;
-      Options.setAllAlwaysAdd();
-      Options.AddImplicitDtors = true;
-      Options.AddLifetime = true;
-      Options.AddInitializers = true;
-      G = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, Options);
-      if (G)
-        for (const CFGBlock *B : *G)
-          for (unsigned I = 0; I < B->size(); ++I)
-            if (auto S = (*B)[I].getAs<CFGStmt>()) {
-              Positions.try_emplace(S->getStmt(), Pos{B, I});
-              if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
-                if (const auto *VD = dyn_cast_or_null<VarDecl>(
-                        DS->isSingleDecl() ? DS->getSingleDecl() : nullptr))
-                  DeclPositions.try_emplace(VD, Pos{B, I});
-            }
-    }
-    return G.get();
+    if (!Fn)
+      Fn = FunctionContexts::of(Ctx).get(FD);
+    return Fn ? Fn->cfg() : nullptr;
   }
 
   /// Where \p S is evaluated (a declaration: the CFG's own DeclStmt of its
@@ -226,15 +210,15 @@ private:
   std::optional<Pos> position(const Stmt *S) {
     if (!cfg() || !S)
       return std::nullopt;
-    if (auto It = Positions.find(S); It != Positions.end())
-      return It->second;
+    if (CFGPoint P = Fn->pointOf(S))
+      return Pos{P.Block, P.Index};
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
       return position(EWC->getSubExpr());
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
-          if (auto It = DeclPositions.find(VD); It != DeclPositions.end())
-            return It->second;
+          if (CFGPoint P = Fn->declaredAt(VD))
+            return Pos{P.Block, P.Index};
     return std::nullopt;
   }
 
@@ -730,10 +714,8 @@ private:
   llvm::DenseMap<const Stmt *, const Stmt *> Parents;
   llvm::DenseMap<const Stmt *, const CXXCtorInitializer *> InitRoots;
   std::vector<const CallExpr *> RawCalls;
-  bool CfgTried = false;
-  std::unique_ptr<CFG> G;
-  llvm::DenseMap<const Stmt *, Pos> Positions;
-  llvm::DenseMap<const VarDecl *, Pos> DeclPositions;
+  /// The shared CFG and its maps, once asked for.
+  FunctionContext *Fn = nullptr;
 };
 
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,11 @@
 //===--- TensorStorage.cpp - Whose memory a tensor or pointer reads -------===//
 
 #include "torchtidy/analysis/TensorStorage.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
-#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -354,7 +354,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
     const QualType Pointee = VD->getType()->getPointeeType();
     // A local pointer that nothing reassigns: where its initialiser points.
     if (VD->isLocalVarDecl() && !DRE->refersToEnclosingVariableOrCapture() &&
-        VD->getInit() && Body && !isReassigned(VD, Body)) {
+        VD->getInit() && Body && !isReassigned(VD)) {
       const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
       while (const auto *Cast = dyn_cast<ExplicitCastExpr>(Init))
         Init = Cast->getSubExpr()->IgnoreParenImpCasts();
@@ -438,25 +438,16 @@ BufferOrigin bufferOrigin(const Expr *Data, const Stmt *Body) {
   return pointerOrigin(Data, Body, 0);
 }
 
-bool isReassigned(const VarDecl *VD, const Stmt *Body) {
-  bool Found = false;
-  auto Names = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == VD;
-  };
-  forEachOwnStmt(Body, [&](const Stmt *S) {
-    if (Found)
-      return;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S))
-      Found = BO->isAssignmentOp() && Names(BO->getLHS());
-    else if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      Found = (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-              Names(UO->getSubExpr());
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
-      Found =
-          Op->isAssignmentOp() && Op->getNumArgs() >= 1 && Names(Op->getArg(0));
-  });
-  return Found;
+bool isReassigned(const VarDecl *VD) {
+  const auto *FD =
+      VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod())
+         : nullptr;
+  FunctionContext *Fn =
+      FD ? FunctionContexts::of(VD->getASTContext()).get(FD) : nullptr;
+  // Nothing to read: it may be anything.
+  if (!Fn)
+    return true;
+  return Fn->isMutated(VD);
 }
 
 } // namespace torchtidy

@@ -16,9 +16,9 @@
 // function.
 //
 // Dominance is clang's CFGDomTree over a CFG with every expression an
-// element. Positions are (block, element index) pairs in a map built with
-// the CFG: CFGStmtMap gives a statement's block only, and a guard and its
-// use in one block are ordered by their index in it.
+// element, both the function's FunctionContext (shared with the other
+// analyses). Positions are (block, element index) pairs: a guard and its use
+// in one block are ordered by their index in it.
 //
 //===----------------------------------------------------------------------===//
 

@@ -124,9 +124,11 @@ struct BufferOrigin {
 /// variables that nothing in \p Body reassigns.
 BufferOrigin bufferOrigin(const clang::Expr *Data, const clang::Stmt *Body);
 
-/// \p VD is assigned anywhere in \p Body after its declaration (=, +=, ++,
-/// passed by non-const reference or its address taken).
-bool isReassigned(const clang::VarDecl *VD, const clang::Stmt *Body);
+/// \p VD, a local variable, may be changed in its function after its
+/// declaration (FunctionContext::isMutated: =, +=, ++, its address taken,
+/// passed by non-const reference, captured by reference, a non-const member
+/// called); true when its function is not known.
+bool isReassigned(const clang::VarDecl *VD);
 
 } // namespace torchtidy
 

@@ -1,0 +1,146 @@
+//===--- FunctionContext.h - One function's CFG, shared ---------*- C++ -*-===//
+//
+// What the flow-sensitive analyses need of one function's body, built once
+// per translation unit and shared by every analysis and check that asks:
+// the CFG, each statement's position in it, its dominators, the parent map
+// of the body, what its statements change (ExprMutationAnalyzer), and the
+// function's analyses (analysis<T>()). Before it each
+// analysis built its own CFG (with one of two option sets), so that a function
+// could be built five times.
+//
+// The CFG has every expression as an element (AllAlwaysAdd), and the
+// implicit destructors, lifetime ends and constructor initializers that
+// PointerLifetime needs; the other analyses read its CFGStmt elements only.
+// Positions are (block, element index) pairs: CFGStmtMap gives a statement's
+// block only, and two statements in one block are ordered by their index.
+//
+// The contexts of a translation unit live as long as its ASTContext (they
+// are freed with it), and one ASTContext is used by one thread at a time
+// (clangd builds each file's AST on a thread of its own).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_FUNCTIONCONTEXT_H
+#define TORCHTIDY_ANALYSIS_FUNCTIONCONTEXT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <optional>
+
+namespace torchtidy {
+
+/// Where a statement is evaluated: a block of the CFG and the index of its
+/// element in it.
+struct CFGPoint {
+  const clang::CFGBlock *Block = nullptr;
+  unsigned Index = 0;
+  explicit operator bool() const { return Block != nullptr; }
+};
+
+/// One function definition's CFG and maps, each built on first use.
+class FunctionContext {
+public:
+  FunctionContext(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+  FunctionContext(const FunctionContext &) = delete;
+  FunctionContext &operator=(const FunctionContext &) = delete;
+  ~FunctionContext();
+
+  const clang::FunctionDecl *function() const { return FD; }
+  /// cfg() has been asked for and built one.
+  bool hasCFG() const { return Cfg != nullptr; }
+
+  /// The CFG, or null when clang cannot build one (or the function has no
+  /// body, or is dependent).
+  const clang::CFG *cfg();
+
+  /// Where \p S is evaluated; an invalid point when it is no element (the
+  /// CFG splits `int a, b;` into declarations of its own: declaredAt).
+  CFGPoint pointOf(const clang::Stmt *S);
+  /// Where the CFG declares \p VD.
+  CFGPoint declaredAt(const clang::VarDecl *VD);
+
+  /// Block \p A dominates block \p B (a block dominates itself).
+  bool dominates(const clang::CFGBlock *A, const clang::CFGBlock *B);
+
+  /// The parent of \p S in the body (lambda bodies included, as written
+  /// inside the function) or in a constructor's initializers; null at the
+  /// root of one of those or outside them. A function's parent map, not the
+  /// ASTContext's getParents, which walks the whole translation unit (all of
+  /// <torch/torch.h>) the first time it is asked.
+  const clang::Stmt *parentOf(const clang::Stmt *S);
+
+  /// \p VD, a variable of this function, may be changed in its body after
+  /// its declaration: clang's ExprMutationAnalyzer (assigned, incremented,
+  /// its address taken, passed by non-const reference, a non-const member
+  /// called, captured by reference...), one per function, memoized.
+  bool isMutated(const clang::VarDecl *VD);
+
+  /// This function's analysis \p T (constructible from the function and the
+  /// ASTContext), made on first use and shared by every check that asks,
+  /// as MLIR's AnalysisManager keeps one of each analysis per operation.
+  template <typename T> T &analysis() {
+    std::unique_ptr<AnalysisSlot> &Slot = Analyses[slotKey<T>()];
+    if (!Slot)
+      Slot = std::make_unique<AnalysisOf<T>>(FD, Ctx);
+    return static_cast<AnalysisOf<T> &>(*Slot).Value;
+  }
+
+private:
+  struct AnalysisSlot {
+    virtual ~AnalysisSlot() = default;
+  };
+  template <typename T> struct AnalysisOf final : AnalysisSlot {
+    AnalysisOf(const clang::FunctionDecl *FD, clang::ASTContext &Ctx)
+        : Value(FD, Ctx) {}
+    T Value;
+  };
+  /// One address per analysis type.
+  template <typename T> static const void *slotKey() {
+    static const char Key = 0;
+    return &Key;
+  }
+
+  const clang::FunctionDecl *FD;
+  clang::ASTContext &Ctx;
+  bool CfgTried = false;
+  std::unique_ptr<clang::CFG> Cfg;
+  llvm::DenseMap<const clang::Stmt *, CFGPoint> Where;
+  llvm::DenseMap<const clang::VarDecl *, CFGPoint> Declared;
+  std::optional<clang::CFGDomTree> DomTree;
+  std::unique_ptr<clang::ParentMap> Parents;
+  std::unique_ptr<clang::ExprMutationAnalyzer> Mutations;
+  /// Last, so that the analyses go before the CFG they point into.
+  llvm::DenseMap<const void *, std::unique_ptr<AnalysisSlot>> Analyses;
+};
+
+/// The function contexts of one translation unit.
+class FunctionContexts {
+public:
+  /// The contexts of \p Ctx's translation unit, made on first use and freed
+  /// with \p Ctx.
+  static FunctionContexts &of(clang::ASTContext &Ctx);
+
+  /// \p FD's context (its definition's, where \p FD is a declaration);
+  /// null when \p FD has no body.
+  FunctionContext *get(const clang::FunctionDecl *FD);
+
+  /// How many contexts have built their CFG (for tests).
+  unsigned builtCFGs() const;
+
+private:
+  explicit FunctionContexts(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionContext>>
+      Contexts;
+};
+
+} // namespace torchtidy
+
+#endif // TORCHTIDY_ANALYSIS_FUNCTIONCONTEXT_H

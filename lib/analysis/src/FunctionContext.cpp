@@ -1,0 +1,142 @@
+//===--- FunctionContext.cpp - One function's CFG, shared -----------------===//
+
+#include "torchtidy/analysis/FunctionContext.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <mutex>
+
+using namespace clang;
+
+namespace torchtidy {
+
+FunctionContext::FunctionContext(const FunctionDecl *FD, ASTContext &Ctx)
+    : FD(FD), Ctx(Ctx) {}
+
+FunctionContext::~FunctionContext() = default;
+
+const CFG *FunctionContext::cfg() {
+  if (CfgTried)
+    return Cfg.get();
+  CfgTried = true;
+  if (!FD || !FD->getBody() || FD->isDependentContext())
+    return nullptr;
+  CFG::BuildOptions Options;
+  Options.setAllAlwaysAdd();
+  Options.AddImplicitDtors = true;
+  Options.AddLifetime = true;
+  Options.AddInitializers = true;
+  Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options);
+  if (!Cfg)
+    return nullptr;
+  for (const CFGBlock *B : *Cfg) {
+    if (!B)
+      continue;
+    unsigned I = 0;
+    for (const CFGElement &E : *B) {
+      if (auto CS = E.getAs<CFGStmt>()) {
+        const Stmt *S = CS->getStmt();
+        Where.try_emplace(S, CFGPoint{B, I});
+        if (const auto *DS = dyn_cast<DeclStmt>(S))
+          for (const Decl *D : DS->decls())
+            if (const auto *VD = dyn_cast<VarDecl>(D))
+              Declared.try_emplace(VD, CFGPoint{B, I});
+      }
+      ++I;
+    }
+  }
+  return Cfg.get();
+}
+
+CFGPoint FunctionContext::pointOf(const Stmt *S) {
+  return cfg() ? Where.lookup(S) : CFGPoint{};
+}
+
+CFGPoint FunctionContext::declaredAt(const VarDecl *VD) {
+  return cfg() ? Declared.lookup(VD) : CFGPoint{};
+}
+
+bool FunctionContext::dominates(const CFGBlock *A, const CFGBlock *B) {
+  if (!A || !B || !cfg())
+    return false;
+  if (!DomTree) {
+    DomTree.emplace();
+    DomTree->buildDominatorTree(Cfg.get());
+  }
+  return DomTree->dominates(A, B);
+}
+
+const Stmt *FunctionContext::parentOf(const Stmt *S) {
+  if (!S || !FD || !FD->getBody())
+    return nullptr;
+  if (!Parents) {
+    Parents = std::make_unique<ParentMap>(FD->getBody());
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getInit())
+          Parents->addStmt(Init->getInit());
+  }
+  return Parents->getParent(S);
+}
+
+bool FunctionContext::isMutated(const VarDecl *VD) {
+  if (!VD || !FD || !FD->getBody())
+    return false;
+  if (!Mutations)
+    Mutations = std::make_unique<ExprMutationAnalyzer>(*FD->getBody(), Ctx);
+  return Mutations->isMutated(VD);
+}
+
+namespace {
+/// The live translation units' contexts. Each ASTContext frees its own
+/// entry when it dies (AddDeallocation), so that a later ASTContext at the
+/// same address starts empty.
+std::mutex RegistryMutex;
+llvm::DenseMap<const ASTContext *, FunctionContexts *> &registry() {
+  static llvm::DenseMap<const ASTContext *, FunctionContexts *> Registry;
+  return Registry;
+}
+} // namespace
+
+FunctionContexts &FunctionContexts::of(ASTContext &Ctx) {
+  const std::lock_guard<std::mutex> Lock(RegistryMutex);
+  FunctionContexts *&Slot = registry()[&Ctx];
+  if (!Slot) {
+    Slot = new FunctionContexts(Ctx);
+    Ctx.AddDeallocation(
+        [](void *P) {
+          auto *Contexts = static_cast<FunctionContexts *>(P);
+          {
+            const std::lock_guard<std::mutex> Lock(RegistryMutex);
+            registry().erase(&Contexts->Ctx);
+          }
+          delete Contexts;
+        },
+        Slot);
+  }
+  return *Slot;
+}
+
+FunctionContext *FunctionContexts::get(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody())
+    return nullptr;
+  std::unique_ptr<FunctionContext> &Slot = Contexts[Def];
+  if (!Slot)
+    Slot = std::make_unique<FunctionContext>(Def, Ctx);
+  return Slot.get();
+}
+
+unsigned FunctionContexts::builtCFGs() const {
+  unsigned N = 0;
+  for (const auto &[FD, C] : Contexts) {
+    (void)FD;
+    N += C->hasCFG() ? 1 : 0;
+  }
+  return N;
+}
+
+} // namespace torchtidy

@@ -1,0 +1,207 @@
+//===--- FunctionContextTest.cpp - one function's CFG, shared -------------===//
+
+#include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/DeviceFlow.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+#include <memory>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace torchtidy;
+
+namespace {
+
+const char *Code = R"cpp(
+int declared(int a);
+int f(int a) {
+  int x = a, y = 2;
+  if (a)
+    x = 1;
+  return x + y;
+}
+int declared(int a) { return a; }
+struct Holder {
+  ~Holder();
+};
+struct S {
+  int m;
+  explicit S(int a) : m(a + 1) { Holder h; }
+};
+template <typename T> T pattern(T t) { return t; }
+)cpp";
+
+std::unique_ptr<ASTUnit> build() {
+  auto AST = tooling::buildASTFromCodeWithArgs(Code, {"-std=c++17"});
+  EXPECT_TRUE(AST);
+  EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+  return AST;
+}
+
+template <typename NodeT, typename MatcherT>
+const NodeT *first(MatcherT M, ASTContext &Ctx) {
+  return selectFirst<NodeT>("n", match(M.bind("n"), Ctx));
+}
+
+const FunctionDecl *function(llvm::StringRef Name, ASTContext &Ctx,
+                             bool Definition = true) {
+  auto Matches = match(functionDecl(hasName(Name)).bind("n"), Ctx);
+  for (const auto &M : Matches)
+    if (const auto *FD = M.getNodeAs<FunctionDecl>("n"))
+      if (FD->isThisDeclarationADefinition() == Definition)
+        return FD;
+  return nullptr;
+}
+
+TEST(FunctionContext, OnePerFunctionAndTranslationUnit) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  EXPECT_EQ(&Contexts, &FunctionContexts::of(Ctx));
+  const FunctionDecl *Proto = function("declared", Ctx, false);
+  const FunctionDecl *Def = function("declared", Ctx, true);
+  ASSERT_TRUE(Proto && Def);
+  // A declaration gets its definition's context.
+  FunctionContext *C = Contexts.get(Proto);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C, Contexts.get(Def));
+  EXPECT_EQ(C->function(), Def);
+  EXPECT_EQ(Contexts.builtCFGs(), 0u); // lazily
+  const CFG *G = C->cfg();
+  ASSERT_TRUE(G);
+  EXPECT_EQ(G, C->cfg());
+  EXPECT_EQ(Contexts.builtCFGs(), 1u);
+  // An analysis that needs a CFG takes the shared one.
+  const FunctionDecl *F = function("f", Ctx);
+  DeviceFlow Flow;
+  EXPECT_TRUE(Flow.analyze(F, Ctx));
+  EXPECT_TRUE(Contexts.get(F)->hasCFG());
+  EXPECT_EQ(Contexts.builtCFGs(), 2u);
+  EXPECT_TRUE(Flow.analyze(F, Ctx));
+  EXPECT_EQ(Contexts.builtCFGs(), 2u);
+}
+
+// An analysis of one function that counts how often it is made.
+struct CountedAnalysis {
+  static int Made;
+  const FunctionDecl *FD;
+  CountedAnalysis(const FunctionDecl *FD, ASTContext &) : FD(FD) { ++Made; }
+};
+int CountedAnalysis::Made = 0;
+struct OtherAnalysis {
+  explicit OtherAnalysis(const FunctionDecl *, ASTContext &) {}
+};
+
+TEST(FunctionContext, AnalysesMadeOncePerFunction) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  CountedAnalysis::Made = 0;
+  FunctionContext *F = Contexts.get(function("f", Ctx));
+  FunctionContext *D = Contexts.get(function("declared", Ctx));
+  ASSERT_TRUE(F && D);
+  CountedAnalysis &A = F->analysis<CountedAnalysis>();
+  EXPECT_EQ(&A, &F->analysis<CountedAnalysis>());
+  EXPECT_EQ(A.FD, F->function());
+  EXPECT_EQ(CountedAnalysis::Made, 1);
+  (void)F->analysis<OtherAnalysis>();
+  EXPECT_EQ(&A, &F->analysis<CountedAnalysis>());
+  EXPECT_NE(&A, &D->analysis<CountedAnalysis>());
+  EXPECT_EQ(CountedAnalysis::Made, 2);
+}
+
+TEST(FunctionContext, PositionsDominatorsAndParents) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  const FunctionDecl *F = function("f", Ctx);
+  FunctionContext *C = FunctionContexts::of(Ctx).get(F);
+  ASSERT_TRUE(C && C->cfg());
+  const auto *Ret =
+      first<ReturnStmt>(returnStmt(forFunction(hasName("f"))), Ctx);
+  const auto *Assign = first<BinaryOperator>(
+      binaryOperator(isAssignmentOperator(), forFunction(hasName("f"))), Ctx);
+  const auto *If = first<IfStmt>(ifStmt(forFunction(hasName("f"))), Ctx);
+  const auto *X = first<VarDecl>(varDecl(hasName("x")), Ctx);
+  const auto *Y = first<VarDecl>(varDecl(hasName("y")), Ctx);
+  ASSERT_TRUE(Ret && Assign && If && X && Y);
+  CFGPoint AtRet = C->pointOf(Ret), AtAssign = C->pointOf(Assign);
+  ASSERT_TRUE(AtRet);
+  ASSERT_TRUE(AtAssign);
+  // `int x = a, y = 2;` is two declarations in the CFG, x's first.
+  CFGPoint AtX = C->declaredAt(X), AtY = C->declaredAt(Y);
+  ASSERT_TRUE(AtX);
+  ASSERT_TRUE(AtY);
+  EXPECT_EQ(AtX.Block, AtY.Block);
+  EXPECT_LT(AtX.Index, AtY.Index);
+  EXPECT_TRUE(C->dominates(AtX.Block, AtRet.Block));
+  EXPECT_FALSE(C->dominates(AtAssign.Block, AtRet.Block));
+  EXPECT_TRUE(C->dominates(AtRet.Block, AtRet.Block));
+  // The parent map of the body.
+  EXPECT_EQ(C->parentOf(Assign), If);
+  EXPECT_EQ(C->parentOf(F->getBody()), nullptr);
+  // Not a statement of the function.
+  const auto *Other =
+      first<ReturnStmt>(returnStmt(forFunction(hasName("declared"))), Ctx);
+  EXPECT_FALSE(C->pointOf(Other));
+}
+
+TEST(FunctionContext, ConstructorInitializersAndDestructors) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  const auto *Ctor = first<CXXConstructorDecl>(
+      cxxConstructorDecl(ofClass(hasName("S")), isDefinition()), Ctx);
+  ASSERT_TRUE(Ctor);
+  FunctionContext *C = FunctionContexts::of(Ctx).get(Ctor);
+  ASSERT_TRUE(C && C->cfg());
+  const auto *Init = first<BinaryOperator>(
+      binaryOperator(hasOperatorName("+"), forFunction(hasName("S"))), Ctx);
+  ASSERT_TRUE(Init);
+  EXPECT_TRUE(C->pointOf(Init));
+  // The parent map covers the initializers too.
+  EXPECT_EQ(C->parentOf(Init->getRHS()), Init);
+  bool Dtor = false, Lifetime = false;
+  for (const CFGBlock *B : *C->cfg())
+    for (const CFGElement &E : *B) {
+      Dtor |= E.getKind() == CFGElement::AutomaticObjectDtor;
+      Lifetime |= E.getKind() == CFGElement::LifetimeEnds;
+    }
+  EXPECT_TRUE(Dtor);
+  EXPECT_TRUE(Lifetime);
+}
+
+TEST(FunctionContext, DependentCodeAndDeclarationsHaveNoCFG) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  const auto *Pattern = first<FunctionDecl>(
+      functionDecl(hasName("pattern"), isDefinition()), Ctx);
+  ASSERT_TRUE(Pattern);
+  FunctionContext *C = Contexts.get(Pattern);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->cfg(), nullptr);
+  EXPECT_FALSE(C->pointOf(Pattern->getBody()));
+  EXPECT_EQ(Contexts.get(nullptr), nullptr);
+  const auto *Dtor = first<CXXDestructorDecl>(cxxDestructorDecl(), Ctx);
+  ASSERT_TRUE(Dtor);
+  EXPECT_EQ(Contexts.get(Dtor), nullptr);
+}
+
+TEST(FunctionContext, FreedWithTheASTContext) {
+  // A translation unit's contexts die with its ASTContext: the next one
+  // (perhaps at the same address) starts with none.
+  for (int I = 0; I < 3; ++I) {
+    auto AST = build();
+    ASTContext &Ctx = AST->getASTContext();
+    FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+    EXPECT_EQ(Contexts.builtCFGs(), 0u);
+    ASSERT_TRUE(Contexts.get(function("f", Ctx))->cfg());
+    EXPECT_EQ(Contexts.builtCFGs(), 1u);
+  }
+}
+
+} // namespace
