@@ -2,6 +2,7 @@
 
 #include "UncheckedIndexCheck.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
@@ -247,7 +248,8 @@ void UncheckedIndexCheck::onEndOfTranslationUnit() {
   for (StringRef Name : utils::options::parseStringList(GuardFunctions))
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
-  torchtidy::IndexGuardAnalysis Analysis(*Context, std::move(Config));
+  auto &Analysis = torchtidy::FunctionContexts::of(*Context)
+                       .analysis<torchtidy::IndexGuardAnalysis>(Config);
   torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis, ReportParameters);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);

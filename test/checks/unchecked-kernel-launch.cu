@@ -185,11 +185,23 @@ void wrong_side_checks(torch::Tensor x, cudaStream_t stream) {
 }
 
 // The else branch of a test has it false; a break leaves only its loop; a
-// helper that returns when its argument is on CUDA does not check it is.
+// helper's test counts only when its other branch never returns to the
+// caller (a return is a normal return: the caller goes on), and only before
+// the helper may return.
 void checks_contiguous_unless_cuda(const torch::Tensor &t) {
   if (t.is_cuda())
     return;
   TORCH_CHECK(t.is_contiguous());
+}
+void logs_if_cuda(torch::Tensor t) {
+  if (!t.is_cuda())
+    return;
+  t.fill_(1);
+}
+void checks_nonempty_ones(const torch::Tensor &t) {
+  if (t.numel() == 0)
+    return;
+  TORCH_CHECK(t.is_cuda());
 }
 void wrong_side_branches(torch::Tensor x, cudaStream_t stream) {
   auto h = torch::zeros({8});
@@ -212,9 +224,26 @@ void wrong_side_branches(torch::Tensor x, cudaStream_t stream) {
   scale_kernel<<<1, 256, 0, stream>>>(g.data_ptr<float>(), 8);
   // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'g.data_ptr<float>()' passes the storage of 'g' to kernel 'scale_kernel', but 'g' is a CPU tensor{{.*}}
   C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto m = torch::zeros({8});
+  logs_if_cuda(m);
+  scale_kernel<<<1, 256, 0, stream>>>(m.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'm.data_ptr<float>()' passes the storage of 'm' to kernel 'scale_kernel', but 'm' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto e = torch::zeros({8});
+  checks_nonempty_ones(e);
+  scale_kernel<<<1, 256, 0, stream>>>(e.data_ptr<float>(), 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 'e.data_ptr<float>()' passes the storage of 'e' to kernel 'scale_kernel', but 'e' is a CPU tensor{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
 //===--- Correct code: no diagnostics -------------------------------------===//
+
+// A helper whose failing branch throws checks its argument for the caller.
+void requires_cuda(torch::Tensor t) {
+  if (!t.is_cuda())
+    throw std::runtime_error("expected a CUDA tensor");
+  t.fill_(0);
+}
 
 // Checks on the side that goes on: the launch never runs with a CPU or a
 // strided tensor (the else branch of `!= kCUDA`, a continue that skips the
@@ -239,6 +268,10 @@ void right_side_checks(torch::Tensor x, cudaStream_t stream) {
     scale_kernel<<<1, 256, 0, stream>>>(k.data_ptr<float>(), 8);
     C10_CUDA_KERNEL_LAUNCH_CHECK();
   }
+  auto r = torch::zeros({8});
+  requires_cuda(r);
+  scale_kernel<<<1, 256, 0, stream>>>(r.data_ptr<float>(), 8);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
   auto t = x.transpose(0, 1);
   TORCH_CHECK(!(!t.is_contiguous() || !x.is_cuda()));
   copy_kernel<<<1, 256, 0, stream>>>(t.data_ptr<float>(), x.data_ptr<float>(), 8);

@@ -115,6 +115,29 @@ TEST(FunctionContext, AnalysesMadeOncePerFunction) {
   EXPECT_EQ(CountedAnalysis::Made, 2);
 }
 
+// An analysis of the translation unit with a configuration.
+struct ConfiguredAnalysis {
+  static int Made;
+  int Config;
+  ConfiguredAnalysis(ASTContext &, int Config) : Config(Config) { ++Made; }
+};
+int ConfiguredAnalysis::Made = 0;
+
+TEST(FunctionContext, TranslationUnitAnalysesOnePerConfiguration) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  ConfiguredAnalysis::Made = 0;
+  ConfiguredAnalysis &One = Contexts.analysis<ConfiguredAnalysis>(1);
+  EXPECT_EQ(&One, &Contexts.analysis<ConfiguredAnalysis>(1));
+  EXPECT_EQ(ConfiguredAnalysis::Made, 1);
+  ConfiguredAnalysis &Two = Contexts.analysis<ConfiguredAnalysis>(2);
+  EXPECT_NE(&One, &Two);
+  EXPECT_EQ(Two.Config, 2);
+  EXPECT_EQ(&One, &Contexts.analysis<ConfiguredAnalysis>(1));
+  EXPECT_EQ(ConfiguredAnalysis::Made, 2);
+}
+
 TEST(FunctionContext, PositionsDominatorsAndParents) {
   auto AST = build();
   ASTContext &Ctx = AST->getASTContext();
@@ -191,16 +214,33 @@ TEST(FunctionContext, DependentCodeAndDeclarationsHaveNoCFG) {
   EXPECT_EQ(Contexts.get(Dtor), nullptr);
 }
 
+// Counts the analyses alive.
+struct LiveAnalysis {
+  static int Alive;
+  LiveAnalysis(const FunctionDecl *, ASTContext &) { ++Alive; }
+  ~LiveAnalysis() { --Alive; }
+  LiveAnalysis(const LiveAnalysis &) = delete;
+  LiveAnalysis &operator=(const LiveAnalysis &) = delete;
+};
+int LiveAnalysis::Alive = 0;
+
 TEST(FunctionContext, FreedWithTheASTContext) {
-  // A translation unit's contexts die with its ASTContext: the next one
-  // (perhaps at the same address) starts with none.
+  // A translation unit's contexts and analyses die with its ASTContext, and
+  // the next one (perhaps at the same address) starts with none.
+  LiveAnalysis::Alive = 0;
   for (int I = 0; I < 3; ++I) {
     auto AST = build();
     ASTContext &Ctx = AST->getASTContext();
     FunctionContexts &Contexts = FunctionContexts::of(Ctx);
     EXPECT_EQ(Contexts.builtCFGs(), 0u);
-    ASSERT_TRUE(Contexts.get(function("f", Ctx))->cfg());
+    FunctionContext *F = Contexts.get(function("f", Ctx));
+    ASSERT_TRUE(F && F->cfg());
+    (void)F->analysis<LiveAnalysis>();
+    (void)Contexts.get(function("declared", Ctx))->analysis<LiveAnalysis>();
     EXPECT_EQ(Contexts.builtCFGs(), 1u);
+    EXPECT_EQ(LiveAnalysis::Alive, 2);
+    AST.reset();
+    EXPECT_EQ(LiveAnalysis::Alive, 0);
   }
 }
 

@@ -139,6 +139,44 @@ TEST(IndexGuards, GuardsThatDoNotCount) {
       "unsafe parameter");
 }
 
+TEST(IndexGuards, HelperAnswersDoNotDependOnWhatWasAskedFirst) {
+  // f -> h3 -> c2 -> c3 guards within the depth limit (3); g0 reaches h3
+  // three helpers deep, where h3's own helpers are past the limit. What h3
+  // guards for f must not be what it guarded for g0.
+  const std::string Code = std::string(Prelude) +
+                           "void c3(const torch::Tensor &t) {"
+                           "  TORCH_CHECK(t.max().item<int64_t>() < 9); }"
+                           "void c2(const torch::Tensor &t) { c3(t); }"
+                           "void h3(const torch::Tensor &t) { c2(t); sink(t); }"
+                           "void h2(const torch::Tensor &t) { h3(t); }"
+                           "void h1(const torch::Tensor &t) { h2(t); }"
+                           "void g0(torch::Tensor ids) { h1(ids); sink(ids); }"
+                           "void f(torch::Tensor ids) { h3(ids); sink(ids); }";
+  auto AST = parse(Code);
+  ASSERT_TRUE(AST);
+  auto &Ctx = AST->getASTContext();
+  auto Ask = [&](IndexGuardAnalysis &Analysis, const char *Name) {
+    auto Fs = match(functionDecl(hasName(Name), isDefinition()).bind("f"), Ctx);
+    auto Calls = match(callExpr(callee(functionDecl(hasName("sink"))),
+                                forCallable(functionDecl(hasName(Name))))
+                           .bind("c"),
+                       Ctx);
+    if (Fs.empty() || Calls.empty())
+      return std::string("<no function>");
+    const auto *Call = Calls.back().getNodeAs<clang::CallExpr>("c");
+    IndexGuardFinder &Finder =
+        Analysis.finder(Fs.front().getNodeAs<clang::FunctionDecl>("f"));
+    return kindName(Finder.classify(Call->getArg(0), Call));
+  };
+  IndexGuardAnalysis Alone(Ctx, IndexGuardConfig());
+  EXPECT_EQ(Ask(Alone, "f"), "safe guarded");
+  IndexGuardAnalysis DeepFirst(Ctx, IndexGuardConfig());
+  EXPECT_EQ(Ask(DeepFirst, "g0"), "unsafe parameter"); // past the limit
+  EXPECT_EQ(Ask(DeepFirst, "f"), "safe guarded");
+  // A function asked about for its own use after it was a deep helper.
+  EXPECT_EQ(Ask(DeepFirst, "h3"), "safe guarded");
+}
+
 TEST(IndexGuards, CapturedVariablesAreNotAnalysed) {
   auto AST = parse(std::string(Prelude) +
                    "void f(torch::Tensor ids) { [&] { sink(ids); }(); }");

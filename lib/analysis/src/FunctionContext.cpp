@@ -93,9 +93,11 @@ namespace {
 /// entry when it dies (AddDeallocation), so that a later ASTContext at the
 /// same address starts empty.
 std::mutex RegistryMutex;
+/// Never destroyed: an ASTContext may die during static destruction.
 llvm::DenseMap<const ASTContext *, FunctionContexts *> &registry() {
-  static llvm::DenseMap<const ASTContext *, FunctionContexts *> Registry;
-  return Registry;
+  static auto *Registry =
+      new llvm::DenseMap<const ASTContext *, FunctionContexts *>();
+  return *Registry;
 }
 } // namespace
 

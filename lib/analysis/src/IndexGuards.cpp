@@ -1035,7 +1035,7 @@ IndexGuardAnalysis::IndexGuardAnalysis(ASTContext &Ctx, IndexGuardConfig Config)
 IndexGuardAnalysis::~IndexGuardAnalysis() = default;
 
 IndexGuardFinder &IndexGuardAnalysis::finder(const FunctionDecl *FD) {
-  std::unique_ptr<IndexGuardFinder> &Slot = Finders[FD];
+  std::unique_ptr<IndexGuardFinder> &Slot = Finders[{FD, 0}];
   if (!Slot)
     Slot = std::make_unique<IndexGuardFinder>(FD, *this, 0);
   return *Slot;
@@ -1052,17 +1052,19 @@ bool IndexGuardAnalysis::callGuardsArgument(const FunctionDecl *Callee,
   if (!Callee->hasBody(Def) || !Def || Depth > Config.MaxHelperDepth ||
       isTorchFunction(Def) || !isUserDecl(Def))
     return false;
-  auto Key = std::make_pair(Def, Param);
+  // What a helper guards depends on how deep it is asked (a finder follows
+  // its own helpers to the depth limit only): memo and finder per depth.
+  const auto Key = std::make_tuple(Def, Param, Depth);
   auto It = HelperMemo.find(Key);
   if (It != HelperMemo.end())
     return It->second;
   HelperMemo[Key] = false; // recursion: not (yet) known to guard
   // Finders may grow while the helper is analysed: keep the pointer only.
-  IndexGuardFinder *Helper = Finders[Def].get();
+  IndexGuardFinder *Helper = Finders[{Def, Depth}].get();
   if (!Helper) {
     auto New = std::make_unique<IndexGuardFinder>(Def, *this, Depth);
     Helper = New.get();
-    Finders[Def] = std::move(New);
+    Finders[{Def, Depth}] = std::move(New);
   }
   bool Guards = Helper->guardsParameter(Param);
   HelperMemo[Key] = Guards;

@@ -92,10 +92,12 @@ const FunctionDecl *patternOf(const FunctionDecl *K) {
 /// the guard analysis of the host functions that launch them.
 struct Shared {
   Shared(ASTContext &Ctx)
-      : Guards(Ctx, IndexGuardConfig{}), Arrays(Ctx, Guards) {}
+      : Guards(FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
+            IndexGuardConfig{})),
+        Arrays(Ctx, Guards) {}
   llvm::DenseMap<const FunctionDecl *, std::vector<LaunchOf>> Launches;
   llvm::DenseMap<const FunctionDecl *, std::vector<CallOf>> Calls;
-  IndexGuardAnalysis Guards;
+  IndexGuardAnalysis &Guards;
   IndexArrayProof Arrays;
 
   const std::vector<LaunchOf> &launchesOf(const FunctionDecl *K) const {

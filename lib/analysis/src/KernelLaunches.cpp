@@ -18,6 +18,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -288,7 +289,7 @@ struct KernelLaunchAnalysis::Impl {
   const SourceManager &SM;
   KernelLaunchConfig Config;
   llvm::StringSet<> CheckMacros;
-  IndexGuardAnalysis GuardAnalysis;
+  IndexGuardAnalysis &GuardAnalysis;
 
   struct Outer {
     /// The context of the outermost function, whose parent map spans the
@@ -310,7 +311,8 @@ struct KernelLaunchAnalysis::Impl {
 
   Impl(ASTContext &Ctx, KernelLaunchConfig C)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Config(std::move(C)),
-        GuardAnalysis(Ctx, IndexGuardConfig{}) {
+        GuardAnalysis(FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
+            IndexGuardConfig{})) {
     CheckMacros.insert("C10_CUDA_KERNEL_LAUNCH_CHECK");
     CheckMacros.insert("TORCHTIDY_CHECK_LAUNCH");
     for (const std::string &M : Config.LaunchCheckMacros)
@@ -581,6 +583,11 @@ struct KernelLaunchAnalysis::Impl {
     HelperGuards[Key] = 0; // recursion
     const ParmVarDecl *PVD = Def->getParamDecl(Param);
     unsigned Props = 0;
+    // The helper's top-level statements in order, up to the first that may
+    // jump out: a check after `if (t.numel() == 0) return;` does not run on
+    // every call. A test counts when its other branch never returns to the
+    // caller (a throw, TORCH_CHECK's failure): after `if (!t.is_cuda())
+    // return;` the caller goes on whatever t is.
     llvm::SmallVector<const Stmt *, 16> Work{Def->getBody()};
     for (unsigned Steps = 0; !Work.empty() && Steps < limits::SearchDepth * 8;
          ++Steps) {
@@ -588,7 +595,7 @@ struct KernelLaunchAnalysis::Impl {
       if (!S)
         continue;
       if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-        for (const Stmt *Child : CS->body())
+        for (const Stmt *Child : llvm::reverse(CS->body()))
           Work.push_back(Child);
         continue;
       }
@@ -597,20 +604,21 @@ struct KernelLaunchAnalysis::Impl {
         continue;
       }
       if (const auto *If = dyn_cast<IfStmt>(S)) {
-        // The condition has, past the if, the value of the branch that goes
-        // on, when the other one leaves the helper.
-        const bool ThenExits = exits(If->getThen()),
-                   ElseExits = exits(If->getElse());
-        if (ThenExits != ElseExits &&
-            leavesFunction(ThenExits ? If->getThen() : If->getElse())) {
+        const bool ThenDies = neverReturns(If->getThen()),
+                   ElseDies = neverReturns(If->getElse());
+        if (ThenDies != ElseDies) {
           llvm::SmallVector<Guard, 4> Tests;
-          testsWhen(If->getCond(), ElseExits, Tests);
+          testsWhen(If->getCond(), ElseDies, Tests);
           for (const Guard &G : Tests)
             if (G.Var.Base == PVD && !G.Var.Field)
               Props |= G.Props;
         }
+        if (mayJumpOut(If))
+          break;
         continue;
       }
+      if (mayJumpOut(S))
+        break;
       if (const auto *E = dyn_cast<Expr>(S)) {
         E = unwrap(E);
         SourceLocation Exp;

@@ -439,9 +439,12 @@ BufferOrigin bufferOrigin(const Expr *Data, const Stmt *Body) {
 }
 
 bool isReassigned(const VarDecl *VD) {
-  const auto *FD =
-      VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod())
-         : nullptr;
+  // The function around it, also from an OpenMP region or a block (whose
+  // CapturedDecl or BlockDecl is the declaration's context).
+  const DeclContext *DC = VD ? VD->getDeclContext() : nullptr;
+  while (DC && !isa<FunctionDecl>(DC))
+    DC = DC->getParent();
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(DC);
   FunctionContext *Fn =
       FD ? FunctionContexts::of(VD->getASTContext()).get(FD) : nullptr;
   // Nothing to read: it may be anything.

@@ -5,6 +5,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
@@ -120,10 +121,10 @@ void forEachStmtIn(const Stmt *Body,
 }
 
 namespace {
-bool exitsBy(const Stmt *S, bool LoopJumps, unsigned Depth) {
+bool exitsBy(const Stmt *S, bool LoopJumps, bool Returns, unsigned Depth) {
   if (!S || Depth > limits::SearchDepth)
     return false;
-  if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S) ||
+  if ((Returns && isa<ReturnStmt>(S)) || isa<CXXThrowExpr>(S) ||
       (LoopJumps && (isa<BreakStmt>(S) || isa<ContinueStmt>(S))))
     return true;
   if (const auto *E = dyn_cast<Expr>(S)) {
@@ -137,24 +138,37 @@ bool exitsBy(const Stmt *S, bool LoopJumps, unsigned Depth) {
   }
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *Child : CS->body())
-      if (exitsBy(Child, LoopJumps, Depth + 1))
+      if (exitsBy(Child, LoopJumps, Returns, Depth + 1))
         return true;
     return false;
   }
   if (const auto *Do = dyn_cast<DoStmt>(S))
-    return exitsBy(Do->getBody(), LoopJumps, Depth + 1);
+    return exitsBy(Do->getBody(), LoopJumps, Returns, Depth + 1);
   if (const auto *A = dyn_cast<AttributedStmt>(S))
-    return exitsBy(A->getSubStmt(), LoopJumps, Depth + 1);
+    return exitsBy(A->getSubStmt(), LoopJumps, Returns, Depth + 1);
   return false;
 }
 } // namespace
 
 bool exits(const Stmt *S, unsigned Depth) {
-  return exitsBy(S, /*LoopJumps=*/true, Depth);
+  return exitsBy(S, /*LoopJumps=*/true, /*Returns=*/true, Depth);
 }
 
 bool leavesFunction(const Stmt *S) {
-  return exitsBy(S, /*LoopJumps=*/false, 0);
+  return exitsBy(S, /*LoopJumps=*/false, /*Returns=*/true, 0);
+}
+
+bool neverReturns(const Stmt *S) {
+  return exitsBy(S, /*LoopJumps=*/false, /*Returns=*/false, 0);
+}
+
+bool mayJumpOut(const Stmt *S) {
+  bool Found = false;
+  forEachOwnStmt(S, [&](const Stmt *Child) {
+    Found = Found || isa<ReturnStmt, CoreturnStmt, BreakStmt, ContinueStmt,
+                         GotoStmt, IndirectGotoStmt>(Child);
+  });
+  return Found;
 }
 
 } // namespace torchtidy

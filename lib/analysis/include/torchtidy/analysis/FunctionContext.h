@@ -33,6 +33,8 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace torchtidy {
 
@@ -43,6 +45,18 @@ struct CFGPoint {
   unsigned Index = 0;
   explicit operator bool() const { return Block != nullptr; }
 };
+
+namespace detail {
+/// A type-erased analysis, owned by a context.
+struct AnalysisSlot {
+  virtual ~AnalysisSlot() = default;
+};
+/// One address per analysis type.
+template <typename T> const void *slotKey() {
+  static const char Key = 0;
+  return &Key;
+}
+} // namespace detail
 
 /// One function definition's CFG and maps, each built on first use.
 class FunctionContext {
@@ -86,26 +100,22 @@ public:
   /// ASTContext), made on first use and shared by every check that asks,
   /// as MLIR's AnalysisManager keeps one of each analysis per operation.
   template <typename T> T &analysis() {
-    std::unique_ptr<AnalysisSlot> &Slot = Analyses[slotKey<T>()];
-    if (!Slot)
-      Slot = std::make_unique<AnalysisOf<T>>(FD, Ctx);
-    return static_cast<AnalysisOf<T> &>(*Slot).Value;
+    const void *Key = detail::slotKey<T>();
+    if (auto It = Analyses.find(Key); It != Analyses.end())
+      return static_cast<AnalysisOf<T> &>(*It->second).Value;
+    // Made before it goes into the map: T may ask for another analysis.
+    auto Made = std::make_unique<AnalysisOf<T>>(FD, Ctx);
+    T &Value = Made->Value;
+    Analyses.try_emplace(Key, std::move(Made));
+    return Value;
   }
 
 private:
-  struct AnalysisSlot {
-    virtual ~AnalysisSlot() = default;
-  };
-  template <typename T> struct AnalysisOf final : AnalysisSlot {
+  template <typename T> struct AnalysisOf final : detail::AnalysisSlot {
     AnalysisOf(const clang::FunctionDecl *FD, clang::ASTContext &Ctx)
         : Value(FD, Ctx) {}
     T Value;
   };
-  /// One address per analysis type.
-  template <typename T> static const void *slotKey() {
-    static const char Key = 0;
-    return &Key;
-  }
 
   const clang::FunctionDecl *FD;
   clang::ASTContext &Ctx;
@@ -117,7 +127,7 @@ private:
   std::unique_ptr<clang::ParentMap> Parents;
   std::unique_ptr<clang::ExprMutationAnalyzer> Mutations;
   /// Last, so that the analyses go before the CFG they point into.
-  llvm::DenseMap<const void *, std::unique_ptr<AnalysisSlot>> Analyses;
+  llvm::DenseMap<const void *, std::unique_ptr<detail::AnalysisSlot>> Analyses;
 };
 
 /// The function contexts of one translation unit.
@@ -134,11 +144,35 @@ public:
   /// How many contexts have built their CFG (for tests).
   unsigned builtCFGs() const;
 
+  /// The translation unit's analysis \p T for \p Config (T constructible
+  /// from the ASTContext and a ConfigT, ConfigT comparable with ==): one per
+  /// configuration, shared by every check that asks with an equal one.
+  template <typename T, typename ConfigT> T &analysis(const ConfigT &Config) {
+    using Of = TUAnalysisOf<T, ConfigT>;
+    const void *Key = detail::slotKey<Of>();
+    for (const auto &[SlotKey, Slot] : TUAnalyses)
+      if (SlotKey == Key && static_cast<Of &>(*Slot).Config == Config)
+        return static_cast<Of &>(*Slot).Value;
+    TUAnalyses.emplace_back(Key, std::make_unique<Of>(Ctx, Config));
+    return static_cast<Of &>(*TUAnalyses.back().second).Value;
+  }
+
 private:
+  template <typename T, typename ConfigT>
+  struct TUAnalysisOf final : detail::AnalysisSlot {
+    TUAnalysisOf(clang::ASTContext &Ctx, const ConfigT &Config)
+        : Config(Config), Value(Ctx, Config) {}
+    ConfigT Config;
+    T Value;
+  };
+
   explicit FunctionContexts(clang::ASTContext &Ctx) : Ctx(Ctx) {}
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionContext>>
       Contexts;
+  /// Last, so that they go before the function contexts they point into.
+  std::vector<std::pair<const void *, std::unique_ptr<detail::AnalysisSlot>>>
+      TUAnalyses;
 };
 
 } // namespace torchtidy

@@ -32,9 +32,11 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -118,6 +120,11 @@ struct IndexGuardConfig {
   std::vector<std::string> GuardFunctions;
   /// How deep helper functions are followed (a helper calling a helper).
   unsigned MaxHelperDepth = 3;
+
+  bool operator==(const IndexGuardConfig &O) const {
+    return GuardFunctions == O.GuardFunctions &&
+           MaxHelperDepth == O.MaxHelperDepth;
+  }
 };
 
 class IndexGuardAnalysis;
@@ -181,14 +188,17 @@ private:
   std::unique_ptr<Impl> P;
 };
 
-/// The analyses of one translation unit: one finder per function, and the
-/// memo of which helper functions guard which parameters.
+/// The analyses of one translation unit: one finder per function and helper
+/// depth, and the memo of which helper functions guard which parameters at
+/// which depth, so that every answer is the same whatever was asked before
+/// (the checks share one analysis per configuration:
+/// FunctionContexts::analysis<IndexGuardAnalysis>(Config)).
 class IndexGuardAnalysis {
 public:
   IndexGuardAnalysis(clang::ASTContext &Ctx, IndexGuardConfig Config);
   ~IndexGuardAnalysis();
 
-  /// The finder of \p FD (built at most once).
+  /// The finder of \p FD (built at most once), at depth 0.
   IndexGuardFinder &finder(const clang::FunctionDecl *FD);
 
   /// A call to \p Callee guards its argument \p Param: a configured guard
@@ -203,9 +213,12 @@ public:
 private:
   clang::ASTContext &Ctx;
   IndexGuardConfig Config;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<IndexGuardFinder>>
+  /// A finder at depth d follows helpers MaxHelperDepth - d levels down at
+  /// most: one per (function, depth).
+  std::map<std::pair<const clang::FunctionDecl *, unsigned>,
+           std::unique_ptr<IndexGuardFinder>>
       Finders;
-  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, bool>
+  std::map<std::tuple<const clang::FunctionDecl *, unsigned, unsigned>, bool>
       HelperMemo;
 };
 

@@ -61,6 +61,14 @@ bool exits(const clang::Stmt *S, unsigned Depth = 0);
 /// and continue, which only leave a loop or a switch.
 bool leavesFunction(const clang::Stmt *S);
 
+/// \p S cannot fall through and never returns to the caller: a throw or a
+/// [[noreturn]] call (TORCH_CHECK's failure), not a return.
+bool neverReturns(const clang::Stmt *S);
+
+/// \p S holds a return, a break, a continue or a goto (not one of a lambda
+/// or a local class): what follows it may not run.
+bool mayJumpOut(const clang::Stmt *S);
+
 } // namespace torchtidy
 
 #endif
