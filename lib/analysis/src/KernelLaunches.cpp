@@ -466,6 +466,17 @@ struct KernelLaunchAnalysis::Impl {
     Atom(C, Truth);
   }
 
+  /// Test \p A as a comparison that holds: its operands and its operator,
+  /// negated when \p T is false; null operands for anything else (`a <=> b`
+  /// is no truth value).
+  static std::tuple<const Expr *, const Expr *, BinaryOperatorKind>
+  comparisonWhen(const Expr *A, bool T) {
+    auto [L, R, Op] = binaryOperands(A);
+    if (!L || !R || !BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
+      return {nullptr, nullptr, BO_Comma};
+    return {L, R, T ? Op : BinaryOperator::negateComparisonOp(Op)};
+  }
+
   /// Adds to \p Out the (variable, property) tests that condition \p C
   /// having the truth value \p Truth proves: `x.is_cuda()` or
   /// `x.is_contiguous()` true, `x.device() == kCUDA` or `!= kCPU` true (or
@@ -500,11 +511,9 @@ struct KernelLaunchAnalysis::Impl {
           Add(directVariable(Obj), Guard::Contig);
       }
       // Comparisons: devices, dtypes.
-      auto [L, R, Op] = binaryOperands(A);
-      if (!L || !R || !BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
+      auto [L, R, Op] = comparisonWhen(A, T);
+      if (!L)
         return;
-      if (!T)
-        Op = BinaryOperator::negateComparisonOp(Op);
       for (auto [X, Y] : {std::pair{L, R}, std::pair{R, L}}) {
         if (auto V = deviceOwner(X)) {
           DeviceClass D = classifyDevice(Y);
@@ -533,12 +542,9 @@ struct KernelLaunchAnalysis::Impl {
           addNonZero(Cast->getSubExpr(), Out);
         return;
       }
-      auto [L, R, Op] = binaryOperands(A);
-      // `a <=> b` is no truth value of a comparison.
-      if (!L || !R || !BinaryOperator::isComparisonOp(Op) || Op == BO_Cmp)
+      auto [L, R, Op] = comparisonWhen(A, T);
+      if (!L)
         return;
-      if (!T)
-        Op = BinaryOperator::negateComparisonOp(Op);
       // count OP k, with the count on the left.
       for (auto [Count, K, O] :
            {std::tuple{L, R, Op},
@@ -613,9 +619,6 @@ struct KernelLaunchAnalysis::Impl {
             if (G.Var.Base == PVD && !G.Var.Field)
               Props |= G.Props;
         }
-        if (mayJumpOut(If))
-          break;
-        continue;
       }
       if (mayJumpOut(S))
         break;
