@@ -92,26 +92,39 @@ namespace {
 /// The live translation units' contexts. Each ASTContext frees its own
 /// entry when it dies (AddDeallocation), so that a later ASTContext at the
 /// same address starts empty.
-std::mutex RegistryMutex;
-/// Never destroyed: an ASTContext may die during static destruction.
-llvm::DenseMap<const ASTContext *, FunctionContexts *> &registry() {
-  static auto *Registry =
-      new llvm::DenseMap<const ASTContext *, FunctionContexts *>();
-  return *Registry;
+///
+/// A static object, not one on the heap: clang-tidy dlcloses a --load plugin
+/// at exit, and a heap registry whose only pointer lived in the plugin's data
+/// is then a leak (LeakSanitizer reports it). An ASTContext that dies after
+/// the registry (during static destruction) finds it gone and only frees its
+/// own entry.
+struct Registry {
+  std::mutex Mutex;
+  llvm::DenseMap<const ASTContext *, FunctionContexts *> Map;
+  /// Trivially destructible, so still readable once the registry is gone.
+  static inline bool Gone = false;
+  ~Registry() { Gone = true; }
+};
+
+Registry &registry() {
+  static Registry R;
+  return R;
 }
 } // namespace
 
 FunctionContexts &FunctionContexts::of(ASTContext &Ctx) {
-  const std::lock_guard<std::mutex> Lock(RegistryMutex);
-  FunctionContexts *&Slot = registry()[&Ctx];
+  Registry &R = registry();
+  const std::lock_guard<std::mutex> Lock(R.Mutex);
+  FunctionContexts *&Slot = R.Map[&Ctx];
   if (!Slot) {
     Slot = new FunctionContexts(Ctx);
     Ctx.AddDeallocation(
         [](void *P) {
           auto *Contexts = static_cast<FunctionContexts *>(P);
-          {
-            const std::lock_guard<std::mutex> Lock(RegistryMutex);
-            registry().erase(&Contexts->Ctx);
+          if (!Registry::Gone) {
+            Registry &R = registry();
+            const std::lock_guard<std::mutex> Lock(R.Mutex);
+            R.Map.erase(&Contexts->Ctx);
           }
           delete Contexts;
         },
