@@ -4,12 +4,9 @@
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
-#include "torchtidy/analysis/UserCode.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::DeviceFact;
 using torchtidy::IndexDeviceMismatch;
 using torchtidy::IndexSiteFacts;
@@ -18,48 +15,28 @@ namespace clang::tidy::libtorch {
 
 CrossDeviceIndexCheck::CrossDeviceIndexCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       WarnOnImplicitIndexCopy(Options.get("WarnOnImplicitIndexCopy", false)) {}
 
 void CrossDeviceIndexCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "WarnOnImplicitIndexCopy", WarnOnImplicitIndexCopy);
 }
 
-void CrossDeviceIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the functions come from user code alone
-  // (torchtidy/analysis/UserCode.h): the LibTorch headers define thousands
-  // of functions, and none of them is analysed.
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void CrossDeviceIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+void CrossDeviceIndexCheck::checkFunction(const FunctionDecl *FD,
+                                          ASTContext &Ctx) {
+  if (!torchtidy::containsIndexOp(FD->getBody()))
     return;
-  // Code that does not compile may have lost the very move that makes it
-  // right; say nothing rather than guess.
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+  torchtidy::DeviceFlow Flow;
+  if (!Flow.analyze(FD, Ctx))
     return;
-  // Uninstantiated templates are dependent: the walk gives their
-  // instantiations instead.
-  torchtidy::forEachUserFunction(*Result.Context, [&](const FunctionDecl *FD) {
-    if (!torchtidy::containsIndexOp(FD->getBody()))
-      return;
-    torchtidy::DeviceFlow Flow;
-    if (!Flow.analyze(FD, *Result.Context))
-      return;
-    for (const IndexSiteFacts &Site : Flow.sites()) {
-      if (Site.Mismatch == IndexDeviceMismatch::None ||
-          (Site.Mismatch == IndexDeviceMismatch::ImplicitCopy &&
-           !WarnOnImplicitIndexCopy))
-        continue;
-      // Instantiations of one template share the call's location.
-      if (!Reported
-               .insert(torchtidy::compat::beginLoc(Site.Call).getRawEncoding())
-               .second)
-        continue;
-      report(Site, *Result.Context);
-    }
-  });
+  for (const IndexSiteFacts &Site : Flow.sites()) {
+    if (Site.Mismatch == IndexDeviceMismatch::None ||
+        (Site.Mismatch == IndexDeviceMismatch::ImplicitCopy &&
+         !WarnOnImplicitIndexCopy))
+      continue;
+    if (firstReport(torchtidy::compat::beginLoc(Site.Call)))
+      report(Site, Ctx);
+  }
 }
 
 /// \p E without implicit nodes and the copies LibTorch's signatures make.

@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_CROSSDEVICEINDEXCHECK_H
 #define TORCHTIDY_CHECKS_CROSSDEVICEINDEXCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/DeviceFlow.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::libtorch {
 
@@ -16,26 +14,19 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cross-device-index.md
-class CrossDeviceIndexCheck : public ClangTidyCheck {
+class CrossDeviceIndexCheck : public UserCodeCheck {
 public:
   CrossDeviceIndexCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx) override;
   void report(const torchtidy::IndexSiteFacts &Site, ASTContext &Ctx);
   void noteFact(const torchtidy::DeviceFact &Fact, StringRef Subject);
 
   /// Also warn on Tensor::index / operator[] / index_put_ with a CPU index
   /// into a CUDA tensor: allowed, but a copy and a sync each call.
   const bool WarnOnImplicitIndexCopy;
-  /// Call locations already reported (instantiations share them).
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

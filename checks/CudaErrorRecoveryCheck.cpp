@@ -2,9 +2,6 @@
 
 #include "CudaErrorRecoveryCheck.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-
-using namespace clang::ast_matchers;
 using torchtidy::CudaErrorRecoverySite;
 using torchtidy::CudaEvidence;
 using torchtidy::CudaOp;
@@ -13,17 +10,11 @@ namespace clang::tidy::libtorch {
 
 CudaErrorRecoveryCheck::CudaErrorRecoveryCheck(StringRef Name,
                                                ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       MaxCallDepth(Options.get("MaxCallDepth", 4U)) {}
 
 void CudaErrorRecoveryCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MaxCallDepth", MaxCallDepth);
-}
-
-void CudaErrorRecoveryCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the handlers come from user code alone
-  // (torchtidy/analysis/UserCode.h).
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
 /// What a CUDA operation does, for the notes.
@@ -69,20 +60,16 @@ void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E,
          DiagnosticIDs::Note);
 }
 
-void CudaErrorRecoveryCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
+void CudaErrorRecoveryCheck::checkTranslationUnit(ASTContext &Ctx) {
+  // The handlers come from user code alone (torchtidy/analysis/UserCode.h).
   for (const CudaErrorRecoverySite &S :
-       torchtidy::findCudaErrorRecovery(*Result.Context, MaxCallDepth)) {
-    const std::string Caught =
-        S.Handler->getExceptionDecl()
-            ? "'" +
-                  S.Handler->getCaughtType().getAsString(
-                      Result.Context->getPrintingPolicy()) +
-                  "'"
-            : std::string("'...'");
+       torchtidy::findCudaErrorRecovery(Ctx, MaxCallDepth)) {
+    const std::string Caught = S.Handler->getExceptionDecl()
+                                   ? "'" +
+                                         S.Handler->getCaughtType().getAsString(
+                                             Ctx.getPrintingPolicy()) +
+                                         "'"
+                                   : std::string("'...'");
     if (S.K == CudaErrorRecoverySite::CarriesOn) {
       diag(S.Handler->getCatchLoc(),
            "handler of %0 catches the CUDA errors of the work in its try "

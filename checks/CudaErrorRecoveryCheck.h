@@ -3,7 +3,7 @@
 #ifndef TORCHTIDY_CHECKS_CUDAERRORRECOVERYCHECK_H
 #define TORCHTIDY_CHECKS_CUDAERRORRECOVERYCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 
 namespace clang::tidy::libtorch {
@@ -14,17 +14,16 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-error-recovery.md
-class CudaErrorRecoveryCheck : public ClangTidyCheck {
+class CudaErrorRecoveryCheck : public UserCodeCheck {
 public:
   CudaErrorRecoveryCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus && LangOpts.CXXExceptions;
   }
 
 private:
+  void checkTranslationUnit(ASTContext &Ctx) override;
   void noteEvidence(const torchtidy::CudaEvidence &E, bool InHandler);
 
   const unsigned MaxCallDepth;

@@ -1,51 +1,30 @@
 //===--- CudaInDatasetGetCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CudaInDatasetGetCheck.h"
-#include "torchtidy/analysis/UserCode.h"
-
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-
-using namespace clang::ast_matchers;
 
 namespace clang::tidy::libtorch {
 
 CudaInDatasetGetCheck::CudaInDatasetGetCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       MaxCallDepth(Options.get("MaxCallDepth", 4U)) {}
 
 void CudaInDatasetGetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MaxCallDepth", MaxCallDepth);
 }
 
-void CudaInDatasetGetCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the hooks are the user's methods that
-  // override one of the table's data hooks (TorchOps.def).
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void CudaInDatasetGetCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+void CudaInDatasetGetCheck::checkFunction(const FunctionDecl *FD,
+                                          ASTContext &) {
+  // The hooks are the user's methods that override one of the table's data
+  // hooks (TorchOps.def).
+  const auto *Hook = dyn_cast<CXXMethodDecl>(FD);
+  if (!Hook || Hook->size_overridden_methods() == 0 ||
+      !torchtidy::getDataHook(Hook))
     return;
-  // Code that does not compile may have lost the very call we would follow.
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  // A template is analysed in its instantiations, where types are known.
-  torchtidy::forEachUserFunction(*Result.Context, [&](const FunctionDecl *FD) {
-    const auto *Hook = dyn_cast<CXXMethodDecl>(FD);
-    if (!Hook || Hook->size_overridden_methods() == 0 ||
-        !torchtidy::getDataHook(Hook))
-      return;
-    if (!Work)
-      Work = std::make_unique<torchtidy::CudaWorkFinder>(MaxCallDepth);
-    for (const torchtidy::CudaWorkFinding &F : Work->find(Hook))
-      report(Hook, F);
-  });
-}
-
-void CudaInDatasetGetCheck::onEndOfTranslationUnit() {
-  Work.reset();
-  Reported.clear();
+  if (!Work)
+    Work = std::make_unique<torchtidy::CudaWorkFinder>(MaxCallDepth);
+  for (const torchtidy::CudaWorkFinding &F : Work->find(Hook))
+    report(Hook, F);
 }
 
 /// What the operation does, as the start of a sentence or a note.
@@ -89,7 +68,7 @@ void CudaInDatasetGetCheck::report(const CXXMethodDecl *Hook,
                                    const torchtidy::CudaWorkFinding &F) {
   const Expr *At = F.Chain.empty() ? F.Op.Site : F.Chain.front().Call;
   SourceLocation Loc = At->getExprLoc();
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!firstReport(Loc))
     return;
   if (F.Chain.empty()) {
     // "reading 'x_', a tensor member ..., in 'D::get'": an apposition.

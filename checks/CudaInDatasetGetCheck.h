@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_CUDAINDATASETGETCHECK_H
 #define TORCHTIDY_CHECKS_CUDAINDATASETGETCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/CudaWork.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 
@@ -19,18 +17,14 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-in-dataset-get.md
-class CudaInDatasetGetCheck : public ClangTidyCheck {
+class CudaInDatasetGetCheck : public UserCodeCheck {
 public:
   CudaInDatasetGetCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx) override;
+  void endTranslationUnit() override { Work.reset(); }
   void report(const CXXMethodDecl *Hook,
               const torchtidy::CudaWorkFinding &Finding);
 
@@ -38,8 +32,6 @@ private:
   /// One finder per translation unit, so each body is scanned once however
   /// many hooks reach it.
   std::unique_ptr<torchtidy::CudaWorkFinder> Work;
-  /// Sites already reported: a class template's instantiations share them.
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

@@ -8,39 +8,23 @@
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/TorchOps.h"
-#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::DanglingPointer;
 
 namespace clang::tidy::libtorch {
 
-void DanglingDataPtrCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the user's functions are walked once.
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void DanglingDataPtrCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+void DanglingDataPtrCheck::checkFunction(const FunctionDecl *FD,
+                                         ASTContext &Ctx) {
+  if (!torchtidy::containsRawDataCall(FD))
     return;
-  // Code that does not compile may have lost the very statement we follow.
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+  torchtidy::FunctionContext *Fn = torchtidy::FunctionContexts::of(Ctx).get(FD);
+  if (!Fn)
     return;
-  ASTContext &Ctx = *Result.Context;
-  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
-    if (!torchtidy::containsRawDataCall(FD))
-      return;
-    torchtidy::FunctionContext *Fn =
-        torchtidy::FunctionContexts::of(Ctx).get(FD);
-    if (!Fn)
-      return;
-    auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
-    for (const DanglingPointer &D : Lifetime.danglingPointers())
-      report(D, FD, Ctx);
-  });
+  auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
+  for (const DanglingPointer &D : Lifetime.danglingPointers())
+    report(D, FD, Ctx);
 }
 
 namespace {
@@ -96,7 +80,7 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
 void DanglingDataPtrCheck::report(const DanglingPointer &D,
                                   const FunctionDecl *FD, ASTContext &Ctx) {
   const SourceLocation Loc = D.Raw->getExprLoc();
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!firstReport(Loc))
     return;
   const std::string Raw = rawName(D.Raw);
   const std::string Where = describeStore(D.Kept, Ctx);

@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_DANGLINGDATAPTRCHECK_H
 #define TORCHTIDY_CHECKS_DANGLINGDATAPTRCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/PointerLifetime.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::libtorch {
 
@@ -18,23 +16,15 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/dangling-data-ptr.md
-class DanglingDataPtrCheck : public ClangTidyCheck {
+class DanglingDataPtrCheck : public UserCodeCheck {
 public:
   DanglingDataPtrCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+      : UserCodeCheck(Name, Context) {}
 
 private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx) override;
   void report(const torchtidy::DanglingPointer &D, const FunctionDecl *FD,
               ASTContext &Ctx);
-
-  /// Sites already reported: a template's instantiations share them.
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

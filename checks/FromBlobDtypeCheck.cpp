@@ -8,25 +8,14 @@
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::BlobDtypeMismatch;
 using torchtidy::OptionsDtype;
 
 namespace clang::tidy::libtorch {
 
-void FromBlobDtypeCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void FromBlobDtypeCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  ASTContext &Ctx = *Result.Context;
+void FromBlobDtypeCheck::checkTranslationUnit(ASTContext &Ctx) {
   // The user's code changes the default dtype: from_blob without one is
   // then not float.
   bool DefaultChanged = false;
@@ -60,7 +49,7 @@ void FromBlobDtypeCheck::check(const MatchFinder::MatchResult &Result) {
 void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
   const CallExpr *Call = M.Blob.Call;
   const SourceLocation Loc = Call->getBeginLoc();
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!firstReport(Loc))
     return;
   const QualType Element = M.Buffer.Element.getUnqualifiedType();
   const std::string ElementName = Element.getAsString(Ctx.getPrintingPolicy());

@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_FROMBLOBDTYPECHECK_H
 #define TORCHTIDY_CHECKS_FROMBLOBDTYPECHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/PointeeTypes.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::libtorch {
 
@@ -16,21 +14,14 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/from-blob-dtype.md
-class FromBlobDtypeCheck : public ClangTidyCheck {
+class FromBlobDtypeCheck : public UserCodeCheck {
 public:
   FromBlobDtypeCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+      : UserCodeCheck(Name, Context) {}
 
 private:
+  void checkTranslationUnit(ASTContext &Ctx) override;
   void report(const torchtidy::BlobDtypeMismatch &M, ASTContext &Ctx);
-
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

@@ -4,45 +4,31 @@
 #include "MemoryText.h"
 #include "SourceText.h"
 #include "torchtidy/analysis/FunctionContext.h"
-#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::BlobEscape;
 using torchtidy::BufferOrigin;
 
 namespace clang::tidy::libtorch {
 
-void FromBlobLifetimeCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void FromBlobLifetimeCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+void FromBlobLifetimeCheck::checkFunction(const FunctionDecl *FD,
+                                          ASTContext &Ctx) {
+  if (!torchtidy::containsFromBlob(FD))
     return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+  torchtidy::FunctionContext *Fn = torchtidy::FunctionContexts::of(Ctx).get(FD);
+  if (!Fn)
     return;
-  ASTContext &Ctx = *Result.Context;
-  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
-    if (!torchtidy::containsFromBlob(FD))
-      return;
-    torchtidy::FunctionContext *Fn =
-        torchtidy::FunctionContexts::of(Ctx).get(FD);
-    if (!Fn)
-      return;
-    auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
-    for (const BlobEscape &E : Lifetime.blobEscapes())
-      report(E, Ctx);
-  });
+  auto &Lifetime = Fn->analysis<torchtidy::PointerLifetime>();
+  for (const BlobEscape &E : Lifetime.blobEscapes())
+    report(E, Ctx);
 }
 
 void FromBlobLifetimeCheck::report(const BlobEscape &E, ASTContext &Ctx) {
   const CallExpr *Call = E.Blob.Call;
   const SourceLocation Loc = Call->getBeginLoc();
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!firstReport(Loc))
     return;
   if (E.Buffer.K == BufferOrigin::Temporary) {
     reportTemporary(E, Ctx);

@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_FROMBLOBLIFETIMECHECK_H
 #define TORCHTIDY_CHECKS_FROMBLOBLIFETIMECHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/PointerLifetime.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::libtorch {
 
@@ -18,28 +16,19 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/from-blob-lifetime.md
-class FromBlobLifetimeCheck : public ClangTidyCheck {
+class FromBlobLifetimeCheck : public UserCodeCheck {
 public:
   FromBlobLifetimeCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+      : UserCodeCheck(Name, Context) {}
 
 private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx) override;
   void report(const torchtidy::BlobEscape &E, ASTContext &Ctx);
   /// The buffer of a temporary (`img.clone().data`), gone after its
   /// statement.
   void reportTemporary(const torchtidy::BlobEscape &E, ASTContext &Ctx);
   void addCloneFix(DiagnosticBuilder &Diag, const CallExpr *Call,
                    const ASTContext &Ctx);
-
-  /// from_blob calls already reported: a template's instantiations share
-  /// them.
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

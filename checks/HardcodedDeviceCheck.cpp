@@ -6,11 +6,9 @@
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/OperatorKinds.h"
 #include "clang/Lex/Lexer.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::FixedDevice;
 using torchtidy::HardcodedDeviceSite;
 
@@ -18,31 +16,19 @@ namespace clang::tidy::libtorch {
 
 HardcodedDeviceCheck::HardcodedDeviceCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       MaxCallDepth(Options.get("MaxCallDepth", 4U)) {}
 
 void HardcodedDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MaxCallDepth", MaxCallDepth);
 }
 
-void HardcodedDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the module classes come from user code
-  // alone (torchtidy/analysis/UserCode.h).
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  // Code that does not compile may have lost the very device argument that
-  // makes it right; say nothing rather than guess.
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  ASTContext &Ctx = *Result.Context;
+void HardcodedDeviceCheck::checkTranslationUnit(ASTContext &Ctx) {
+  // The module classes come from user code alone
+  // (torchtidy/analysis/UserCode.h).
   for (const HardcodedDeviceSite &Site :
        torchtidy::findHardcodedDevices(Ctx, MaxCallDepth)) {
-    // Instantiations of one template share the site's location.
-    if (!Reported.insert(Site.Site->getBeginLoc().getRawEncoding()).second)
+    if (!firstReport(Site.Site->getBeginLoc()))
       continue;
     switch (Site.K) {
     case HardcodedDeviceSite::Fixed:
@@ -57,8 +43,6 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
 }
-
-void HardcodedDeviceCheck::onEndOfTranslationUnit() { Reported.clear(); }
 
 /// The op as the user calls it: `to`, `zeros`, `+`.
 static std::string opName(const Expr *E) {

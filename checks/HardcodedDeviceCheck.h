@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_HARDCODEDDEVICECHECK_H
 #define TORCHTIDY_CHECKS_HARDCODEDDEVICECHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/HardcodedDevice.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::libtorch {
 
@@ -17,18 +15,13 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/hardcoded-device.md
-class HardcodedDeviceCheck : public ClangTidyCheck {
+class HardcodedDeviceCheck : public UserCodeCheck {
 public:
   HardcodedDeviceCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
+  void checkTranslationUnit(ASTContext &Ctx) override;
   void reportFixed(const torchtidy::HardcodedDeviceSite &Site, ASTContext &Ctx);
   void reportNoDevice(const torchtidy::HardcodedDeviceSite &Site,
                       ASTContext &Ctx);
@@ -37,8 +30,6 @@ private:
   void noteDevice(const torchtidy::FixedDevice &D);
 
   const unsigned MaxCallDepth;
-  /// Sites already reported: a class template's instantiations share them.
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

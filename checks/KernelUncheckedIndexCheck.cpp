@@ -3,7 +3,6 @@
 #include "KernelUncheckedIndexCheck.h"
 #include "SourceText.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -11,7 +10,6 @@
 
 #include "utils/OptionsUtils.h"
 
-using namespace clang::ast_matchers;
 using torchtidy::UncheckedIndexLoad;
 
 namespace clang::tidy::libtorch {
@@ -52,7 +50,7 @@ private:
 
 KernelUncheckedIndexCheck::KernelUncheckedIndexCheck(StringRef Name,
                                                      ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       AssertMacros(Options.get(
           "AssertMacros",
           "CUDA_KERNEL_ASSERT;assert;TORCH_CHECK;TORCH_INTERNAL_ASSERT")) {
@@ -74,30 +72,17 @@ void KernelUncheckedIndexCheck::registerPPCallbacks(const SourceManager &SM,
   PP->addPPCallbacks(std::make_unique<AssertMacroRecorder>(SM, *this));
 }
 
-void KernelUncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void KernelUncheckedIndexCheck::onEndOfTranslationUnit() {
-  Reported.clear();
-  Asserts.clear();
-}
-
-void KernelUncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
+void KernelUncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
   for (const UncheckedIndexLoad &U :
-       torchtidy::findUncheckedIndexLoads(*Result.Context, Config, Asserts))
-    report(U, *Result.Context);
+       torchtidy::findUncheckedIndexLoads(Ctx, Config, Asserts))
+    report(U, Ctx);
 }
 
 void KernelUncheckedIndexCheck::report(const UncheckedIndexLoad &U,
                                        ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = SM.getFileLoc(U.Access->getBeginLoc());
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (!firstReport(Loc))
     return;
   const std::string Source =
       U.Source ? U.Source->getNameAsString() : std::string("an index array");

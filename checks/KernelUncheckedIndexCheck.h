@@ -3,10 +3,8 @@
 #ifndef TORCHTIDY_CHECKS_KERNELUNCHECKEDINDEXCHECK_H
 #define TORCHTIDY_CHECKS_KERNELUNCHECKEDINDEXCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/KernelIndexLoads.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 #include <vector>
@@ -20,28 +18,23 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/kernel-unchecked-index.md
-class KernelUncheckedIndexCheck : public ClangTidyCheck {
+class KernelUncheckedIndexCheck : public UserCodeCheck {
 public:
   KernelUncheckedIndexCheck(StringRef Name, ClangTidyContext *Context);
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
   /// The invocations of the assert macros seen by the preprocessor.
   std::vector<torchtidy::AssertMacroUse> Asserts;
   torchtidy::KernelIndexConfig Config;
 
 private:
+  void checkTranslationUnit(ASTContext &Ctx) override;
+  void endTranslationUnit() override { Asserts.clear(); }
   void report(const torchtidy::UncheckedIndexLoad &U, ASTContext &Ctx);
 
   const std::string AssertMacros;
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::libtorch

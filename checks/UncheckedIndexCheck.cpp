@@ -11,13 +11,11 @@
 #include "utils/OptionsUtils.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <functional>
 
-using namespace clang::ast_matchers;
 using torchtidy::IndexOpSite;
 using torchtidy::IndexOrigin;
 
@@ -184,7 +182,7 @@ const Stmt *enclosingBlockStatement(const Stmt *Body, const Stmt *Target) {
 
 UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
                                          ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       CheckLossTargets(Options.get("CheckLossTargets", true)),
       ReportParameters(Options.get("ReportParameters", false)),
       GuardFunctions(Options.get("GuardFunctions", "")),
@@ -205,20 +203,14 @@ void UncheckedIndexCheck::registerPPCallbacks(const SourceManager &,
   Inserter.registerPreprocessor(PP);
 }
 
-void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the sinks are collected from user code
-  // alone (torchtidy/analysis/UserCode.h): <torch/torch.h> holds hundreds
-  // of thousands of calls, and a per-call matcher would pay a location test
-  // for each of them.
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  Context = Result.Context;
-  const SourceManager &SM = *Result.SourceManager;
-  torchtidy::forEachUserFunction(*Context, [&](const FunctionDecl *FD) {
+void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
+  Context = &Ctx;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The sinks in user code (torchtidy/analysis/UserCode.h), grouped by the
+  // function (or lambda) around them, so that each function's CFG is built
+  // once.
+  llvm::MapVector<const FunctionDecl *, llvm::SmallVector<Sink, 4>> Sinks;
+  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     torchtidy::forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       const auto *Call = dyn_cast<CallExpr>(S);
       if (!Call || Call->isInstantiationDependent() ||
@@ -233,24 +225,13 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
       Sinks[FD].push_back({Call, *Site, FD->getBody()});
     });
   });
-}
-
-void UncheckedIndexCheck::onEndOfTranslationUnit() {
-  auto Clear = torchtidy::compat::scopeExit([this] {
-    Sinks.clear();
-    FixedStatements.clear();
-    Context = nullptr;
-  });
-  // Code that does not compile may have lost the very guard; say nothing.
-  if (!Context || Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
   torchtidy::IndexGuardConfig Config;
   for (StringRef Name : utils::options::parseStringList(GuardFunctions))
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
-  auto &Analysis = torchtidy::FunctionContexts::of(*Context)
+  auto &Analysis = torchtidy::FunctionContexts::of(Ctx)
                        .analysis<torchtidy::IndexGuardAnalysis>(Config);
-  torchtidy::IndexRangeAnalysis Ranges(*Context, Analysis, ReportParameters);
+  torchtidy::IndexRangeAnalysis Ranges(Ctx, Analysis, ReportParameters);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);
     if (!Finder.valid())

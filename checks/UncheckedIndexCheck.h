@@ -3,7 +3,7 @@
 #ifndef TORCHTIDY_CHECKS_UNCHECKEDINDEXCHECK_H
 #define TORCHTIDY_CHECKS_UNCHECKEDINDEXCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -24,14 +24,11 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unchecked-index.md
-class UncheckedIndexCheck : public ClangTidyCheck {
+class UncheckedIndexCheck : public UserCodeCheck {
 public:
   UncheckedIndexCheck(StringRef Name, ClangTidyContext *Context);
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus17;
@@ -44,6 +41,11 @@ private:
     /// The body of the function (or lambda) around the call.
     const Stmt *Body;
   };
+  void checkTranslationUnit(ASTContext &Ctx) override;
+  void endTranslationUnit() override {
+    FixedStatements.clear();
+    Context = nullptr;
+  }
   void analyze(const FunctionDecl *FD, const Sink &S,
                torchtidy::IndexGuardFinder &Finder,
                torchtidy::IndexRangeAnalysis &Ranges);
@@ -59,9 +61,6 @@ private:
   const std::string GuardFunctions;
   utils::IncludeInserter Inserter;
   ASTContext *Context = nullptr;
-  /// Sinks in user code, grouped by the function (or lambda) around them,
-  /// so that each function's CFG is built once.
-  llvm::MapVector<const FunctionDecl *, llvm::SmallVector<Sink, 4>> Sinks;
   /// Statements a fix-it already inserts a check before.
   llvm::DenseSet<const Stmt *> FixedStatements;
 };

@@ -7,11 +7,8 @@
 #include "utils/OptionsUtils.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
-
-using namespace clang::ast_matchers;
 
 namespace clang::tidy::libtorch {
 
@@ -42,7 +39,7 @@ bool declaresCurrentStream(ASTContext &Ctx) {
 
 UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : UserCodeCheck(Name, Context),
       LaunchCheckMacros(Options.get("LaunchCheckMacros", "")),
       RequireLaunchCheck(Options.get("RequireLaunchCheck", false)),
       ReportDefaultStream(Options.get("ReportDefaultStream", true)),
@@ -124,12 +121,6 @@ void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &SM,
   PP->addPPCallbacks(std::make_unique<ExtensionEvidence>(SM, *this));
 }
 
-void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the launches are collected from user
-  // code alone (torchtidy/analysis/UserCode.h).
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
 /// How \p Other (firstOtherStream) runs work on another stream, for a note.
 static std::string otherStreamWhat(const Expr *Other) {
   const NamedDecl *What = nullptr;
@@ -144,13 +135,10 @@ static std::string otherStreamWhat(const Expr *Other) {
          "')";
 }
 
-void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
-  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
-    return;
-  // Code that does not compile may have lost the very check we look for.
-  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
-    return;
-  Context = Result.Context;
+void UncheckedKernelLaunchCheck::checkTranslationUnit(ASTContext &Ctx) {
+  // The launches are collected from user code alone
+  // (torchtidy/analysis/UserCode.h).
+  Context = &Ctx;
   torchtidy::KernelLaunchConfig Config;
   for (StringRef M : utils::options::parseStringList(LaunchCheckMacros))
     Config.LaunchCheckMacros.push_back(M.trim().str());
@@ -184,8 +172,7 @@ void UncheckedKernelLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   });
 }
 
-void UncheckedKernelLaunchCheck::onEndOfTranslationUnit() {
-  Reported.clear();
+void UncheckedKernelLaunchCheck::endTranslationUnit() {
   FixedAt.clear();
   OtherStreams.reset();
   Context = nullptr;
@@ -208,7 +195,7 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
   const SourceManager &SM = Context->getSourceManager();
   const LangOptions &LO = Context->getLangOpts();
   SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
-  if (!Reported.insert({Loc.getRawEncoding(), 0u}).second)
+  if (!firstReport(Loc, 0))
     return;
   const std::string Kernel = torchtidy::kernelName(Site.Launch);
   const torchtidy::LaunchFailure &F = Site.Failure;
@@ -292,7 +279,7 @@ void UncheckedKernelLaunchCheck::reportStream(
     const torchtidy::KernelLaunchSite &Site) {
   const SourceManager &SM = Context->getSourceManager();
   SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
-  if (!Reported.insert({Loc.getRawEncoding(), 1u}).second)
+  if (!firstReport(Loc, 1))
     return;
   const std::string Kernel = torchtidy::kernelName(Site.Launch);
   const bool Null =
@@ -343,7 +330,7 @@ void UncheckedKernelLaunchCheck::reportArgument(
     const torchtidy::KernelArgIssue &I) {
   SourceLocation Loc = writtenLoc(I.RawView->getBeginLoc());
   // One diagnostic per view and property.
-  if (!Reported.insert({Loc.getRawEncoding(), 2u + I.P}).second)
+  if (!firstReport(Loc, 2u + I.P))
     return;
   const std::string View = quotedOrSpelledText(I.RawView, *Context);
   const std::string Tensor = quotedOrSpelledText(I.Tensor, *Context);

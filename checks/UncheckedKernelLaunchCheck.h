@@ -3,7 +3,7 @@
 #ifndef TORCHTIDY_CHECKS_UNCHECKEDKERNELLAUNCHCHECK_H
 #define TORCHTIDY_CHECKS_UNCHECKEDKERNELLAUNCHCHECK_H
 
-#include "ClangTidyCheck.h"
+#include "UserCodeCheck.h"
 #include "torchtidy/analysis/KernelLaunches.h"
 #include "utils/IncludeInserter.h"
 
@@ -21,14 +21,11 @@ namespace clang::tidy::libtorch {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unchecked-kernel-launch.md
-class UncheckedKernelLaunchCheck : public ClangTidyCheck {
+class UncheckedKernelLaunchCheck : public UserCodeCheck {
 public:
   UncheckedKernelLaunchCheck(StringRef Name, ClangTidyContext *Context);
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     // A .cpp file has no launches, but calls the launchers of its .cu files.
@@ -36,6 +33,8 @@ public:
   }
 
 private:
+  void checkTranslationUnit(ASTContext &Ctx) override;
+  void endTranslationUnit() override;
   void reportUnchecked(const torchtidy::KernelLaunchSite &Site);
   void reportStream(const torchtidy::KernelLaunchSite &Site);
   void reportArgument(const torchtidy::KernelArgIssue &Issue);
@@ -51,10 +50,6 @@ private:
   utils::IncludeInserter Inserter;
   Preprocessor *PP = nullptr;
   ASTContext *Context = nullptr;
-  /// Sites already reported, with what was reported there (the dispatch
-  /// macros expand a lambda once per dtype; a template once per
-  /// instantiation).
-  llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
   /// Offsets a launch-check fix-it already inserts at.
   llvm::DenseSet<unsigned> FixedAt;
 

@@ -1,0 +1,34 @@
+//===--- UserCodeCheck.cpp - torch-tidy -----------------------------------===//
+
+#include "UserCodeCheck.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::libtorch {
+
+void UserCodeCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void UserCodeCheck::check(const MatchFinder::MatchResult &Result) {
+  if (!Result.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
+    return;
+  if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
+    return;
+  checkTranslationUnit(*Result.Context);
+}
+
+void UserCodeCheck::checkTranslationUnit(ASTContext &Ctx) {
+  torchtidy::forEachUserFunction(
+      Ctx, [&](const FunctionDecl *FD) { checkFunction(FD, Ctx); });
+}
+
+void UserCodeCheck::onEndOfTranslationUnit() {
+  endTranslationUnit();
+  Reported.clear();
+}
+
+} // namespace clang::tidy::libtorch
