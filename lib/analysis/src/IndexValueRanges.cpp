@@ -1,0 +1,675 @@
+//===--- IndexValueRanges.cpp - An index's values -------------------------===//
+//
+// The values an index can take: intervals, ids parsed or loaded into a
+// buffer, shifts, a helper's result.
+// Part of IndexRangeAnalysis (IndexRangesImpl.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexRangesImpl.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/TorchTypes.h"
+#include "torchtidy/analysis/UserCode.h"
+
+using namespace clang;
+
+namespace torchtidy {
+
+using namespace ranges;
+
+std::optional<int64_t>
+IndexRangeAnalysis::Impl::producerDim(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return std::nullopt;
+  const unsigned OwnTensor = isa<CXXMethodDecl>(Callee) ? 0 : 1;
+  for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
+    const ParmVarDecl *Param = Callee->getParamDecl(P);
+    if (!Param->getIdentifier() || Param->getName() != "dim")
+      continue;
+    const Expr *A = P < Call->getNumArgs() ? Call->getArg(P) : nullptr;
+    if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(A))
+      A = Default->getExpr();
+    int64_t Dim = 0;
+    if (A && evaluateInt(A, Ctx, Dim))
+      return Dim;
+    return std::nullopt;
+  }
+  if (Callee->getNumParams() > OwnTensor)
+    return -1;
+  return std::nullopt;
+}
+
+IndexRange IndexRangeAnalysis::Impl::producedRange(const FunctionDecl *FD,
+                                                   const CallExpr *Call,
+                                                   uint64_t Facts) {
+  if (Facts & (op::Factory | op::LikeFactory))
+    return IndexRange::produced();
+  const Expr *Source = argAt(Call, 0);
+  Quantity Hi;
+  if (Source && isTensorType(Source->getType().getNonReferenceType()))
+    if (std::optional<int64_t> Dim = producerDim(Call))
+      Hi = tensorDim(FD, Source, *Dim, nullptr);
+  IndexRange R = interval(Quantity::constant(0, nullptr), Hi, Call);
+  R.OpBound = true;
+  return R;
+}
+
+IndexRange IndexRangeAnalysis::Impl::interval(const Quantity &Lo,
+                                              const Quantity &Hi,
+                                              const Expr *At) {
+  IndexRange R;
+  R.HasInterval = true;
+  R.Lo = Lo;
+  R.Hi = Hi;
+  R.Interval = At;
+  return R;
+}
+
+IndexRange IndexRangeAnalysis::Impl::values(const Quantity &V, const Expr *At,
+                                            bool Sentinel) {
+  IndexRange R;
+  R.Values.push_back({V, At});
+  R.Sentinel = Sentinel;
+  return R;
+}
+
+std::optional<std::pair<const Expr *, std::string>>
+IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
+                                     const ValueDecl *Buffer) {
+  std::optional<std::pair<const Expr *, std::string>> Found;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    if (Found)
+      return;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    const uint64_t Facts = callFacts(Call);
+    bool Mentions = false;
+    // push_back(std::stoi(tok)) into the buffer, or read(buffer.data()).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      if (auto N = namedValue(MC->getImplicitObjectArgument());
+          N && N->first == Buffer && !N->second &&
+          hasOpFact(MC->getMethodDecl()->getName(), op::AnyMember,
+                    op::ContainerInsert))
+        for (const Expr *A : MC->arguments()) {
+          if (const Expr *P = parseCall(A))
+            Found = std::make_pair(P, calleeText(P));
+          // `in >> id; ids.push_back(id);`
+          else if (auto V = namedValue(A); V && !V->second)
+            if (const Expr *X = extractionInto(FD, V->first))
+              Found = std::make_pair(X, std::string("a stream (>>)"));
+        }
+    }
+    if (Facts & op::ReadsBytes)
+      for (const Expr *A : Call->arguments())
+        forEachOwnStmt(A, [&](const Stmt *Sub) {
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+            if (DRE->getDecl() == Buffer)
+              Mentions = true;
+        });
+    if (Mentions && !Found)
+      Found = std::make_pair(cast<Expr>(Call), calleeText(Call));
+  });
+  return Found;
+}
+
+const Expr *IndexRangeAnalysis::Impl::extractionInto(const FunctionDecl *FD,
+                                                     const ValueDecl *V) {
+  const Expr *Found = nullptr;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+    if (Found || !Op || Op->getOperator() != OO_GreaterGreater ||
+        Op->getNumArgs() != 2)
+      return;
+    auto Into = namedValue(Op->getArg(1));
+    if (!Into || Into->first != V || Into->second)
+      return;
+    // The left side is a stream: its type derives from std::basic_istream.
+    const auto *RD =
+        Op->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (RD && RD->hasDefinition() && isInputStream(RD))
+      Found = Op;
+  });
+  return Found;
+}
+
+bool IndexRangeAnalysis::Impl::isInputStream(const CXXRecordDecl *RD) {
+  if (hasQualifiedName(RD, "basic_istream", {"std"}))
+    return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+      if (Base->hasDefinition() && isInputStream(Base))
+        return true;
+  return false;
+}
+
+std::optional<IndexRangeAnalysis::Impl::LoopBound>
+IndexRangeAnalysis::Impl::loopRange(const FunctionDecl *FD, const VarDecl *VD) {
+  std::optional<LoopBound> Found;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *For = dyn_cast<ForStmt>(S);
+    if (Found || !For || !For->getInit() || !For->getCond())
+      return;
+    const auto *DS = dyn_cast<DeclStmt>(For->getInit());
+    if (!DS || !DS->isSingleDecl() || DS->getSingleDecl() != VD ||
+        !VD->getInit())
+      return;
+    const auto *Cond =
+        dyn_cast<BinaryOperator>(For->getCond()->IgnoreImplicit());
+    if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return;
+    auto L = namedValue(Cond->getLHS());
+    if (!L || L->first != VD || L->second)
+      return;
+    // Counting up by one or more.
+    const Expr *Inc = For->getInc() ? For->getInc()->IgnoreImplicit() : nullptr;
+    const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+    const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+    int64_t Step = 0;
+    if (!((UO && UO->isIncrementOp()) ||
+          (CA && CA->getOpcode() == BO_AddAssign &&
+           evaluateInt(CA->getRHS(), Ctx, Step) && Step > 0)))
+      return;
+    Quantity Lo = quantityOf(FD, VD->getInit());
+    Quantity Hi = quantityOf(FD, Cond->getRHS());
+    if (!Lo.known() || !Hi.known())
+      return;
+    if (Cond->getOpcode() == BO_LE)
+      Hi.Offset += 1;
+    Found = LoopBound{Lo, Hi, Cond};
+  });
+  return Found;
+}
+
+IndexRange IndexRangeAnalysis::Impl::elementRange(const FunctionDecl *FD,
+                                                  const Expr *E) {
+  int64_t K = 0;
+  if (evaluateInt(E, Ctx, K))
+    return values(Quantity::constant(K, E), E, false);
+  const Expr *Base = unwrap(E);
+  int64_t Shift = 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Base);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+      evaluateInt(BO->getRHS(), Ctx, K)) {
+    Shift = BO->getOpcode() == BO_Add ? K : -K;
+    Base = unwrap(BO->getLHS());
+  }
+  if (auto N = namedValue(Base); N && !N->second)
+    if (const auto *VD = dyn_cast_or_null<VarDecl>(N->first))
+      if (auto Loop = loopRange(FD, VD)) {
+        IndexRange R = interval(Loop->Lo, Loop->Hi, E);
+        R.LoopCondition = Loop->Condition;
+        return Shift ? shift(R, Shift) : R;
+      }
+  // A scalar parameter (`torch::tensor({id})`): the callers' values, named
+  // so that a caller's argument can be put in (still unknown here).
+  if (auto N = namedValue(Base); N && !N->second)
+    if (const auto *PVD = dyn_cast_or_null<ParmVarDecl>(N->first);
+        PVD && PVD->getDeclContext() == FD &&
+        PVD->getType().getNonReferenceType()->isIntegerType()) {
+      Quantity Q = quantityOf(FD, Base);
+      if (Q.K == Quantity::Named && Q.Base == PVD && !Q.Field) {
+        Q.Offset += Shift;
+        IndexRange R = values(Q, E, false);
+        R.Opaque = true;
+        return R;
+      }
+    }
+  return IndexRange::opaque();
+}
+
+const Expr *IndexRangeAnalysis::Impl::parseCall(const Expr *E) {
+  const Expr *Found = nullptr;
+  forEachOwnStmt(E, [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (!Found && (callFacts(Call) & op::ParsesInteger))
+        Found = Call;
+  });
+  return Found;
+}
+
+std::string IndexRangeAnalysis::Impl::calleeText(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD)
+    return "a read";
+  if (FD->isInStdNamespace())
+    return "std::" + FD->getNameAsString();
+  if (isa<CXXMethodDecl>(FD))
+    return FD->getNameAsString();
+  return FD->getQualifiedNameAsString();
+}
+
+const Expr *IndexRangeAnalysis::Impl::loadInto(const FunctionDecl *FD,
+                                               const ValueDecl *V) {
+  const Expr *Found = nullptr;
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Found || !Call || !(callFacts(Call) & op::LoadsTensor) ||
+        Call->getNumArgs() < 1)
+      return;
+    if (auto N = namedValue(Call->getArg(0)); N && N->first == V && !N->second)
+      Found = Call;
+  });
+  return Found;
+}
+
+IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
+                                             const Expr *E, const Stmt *Use) {
+  if (!E || Depth > limits::OriginDepth)
+    return IndexRange::opaque();
+  DepthGuard G(Depth);
+  E = unwrap(E);
+  IndexGuardFinder &F = Guards.finder(FD);
+  if (std::optional<IndexVar> V = directVariable(E)) {
+    if (Use && F.findGuard(*V, Use))
+      return IndexRange::produced();
+    // `batch.data` of a DataLoader's batch: what the dataset's get() puts
+    // there.
+    if (V->Field && V->Base)
+      if (std::optional<IndexRange> R = batchFieldRange(FD, *V))
+        return *R;
+    if (V->Field || !V->Base)
+      return IndexRange::opaque();
+    const auto *VD = dyn_cast<VarDecl>(V->Base);
+    if (!VD || !VD->hasLocalStorage() || VD->isCXXForRangeDecl())
+      return IndexRange::opaque();
+    IndexRange R;
+    bool Any = false;
+    // A parameter's own values are the caller's: opaque here.
+    if (isa<ParmVarDecl>(VD))
+      R.Opaque = true;
+    else
+      for (const Expr *Def : F.definitionsOf(VD)) {
+        R.join(rangeOf(FD, Def, nullptr));
+        Any = true;
+      }
+    // Values written into it: ids.fill_(-1), ids.masked_fill_(m, -100),
+    // ids.index_put_({mask}, -1).
+    for (const Stmt *W : F.writesOf(*V)) {
+      const auto *Call = dyn_cast<CallExpr>(W);
+      if (!Call)
+        continue;
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Callee->getIdentifier() &&
+          Callee->getName() == "index_put_" && formOf(Callee) == op::Method)
+        if (const Expr *Value = argAt(Call, 2);
+            Value && !isTensorType(Value->getType().getNonReferenceType())) {
+          R.join(values(quantityOf(FD, Value), Value, true));
+          Any = true;
+        }
+      if (!(callFacts(Call) & op::FillsValue))
+        continue;
+      const bool Masked =
+          Call->getDirectCallee()->getName().starts_with("masked_fill");
+      if (const Expr *Value = argAt(Call, Masked ? 2 : 1)) {
+        R.join(values(quantityOf(FD, Value), Value, true));
+        Any = true;
+      }
+    }
+    if (const Expr *Load = loadInto(FD, VD)) {
+      IndexRange L;
+      L.External = Load;
+      L.How = "torch::load";
+      R.join(L);
+      Any = true;
+    }
+    return Any || R.Opaque ? R : IndexRange::opaque();
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    IndexRange R = rangeOf(FD, CO->getTrueExpr(), nullptr);
+    R.join(rangeOf(FD, CO->getFalseExpr(), nullptr));
+    return R;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return IndexRange::opaque();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const uint64_t Facts = callFacts(Call);
+  const op::Form Form = formOf(Callee);
+  if ((Facts & (op::PassesThrough | op::TupleElement)) &&
+      Call->getNumArgs() == 1)
+    return rangeOf(FD, Call->getArg(0), nullptr);
+  // An element of the pieces of a split: `ids.split(n).at(1)`, `[0]`.
+  if (const Expr *Whole = wholeOfSplitPiece(Call))
+    return rangeOf(FD, Whole, nullptr);
+  if (Form == op::Method && (Facts & op::ValuePreserving))
+    return rangeOf(FD, argAt(Call, 0), nullptr);
+  // F::pad(x, F::PadFuncOptions({0, n}).value(-1)): x's values and the
+  // padding value (0 unless the options say).
+  if (Form == op::Functional && (Facts & op::FillsValue) &&
+      Callee->getName() == "pad") {
+    IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
+    if (const Expr *Value = optionValue(argAt(Call, 1), "value"))
+      R.join(values(quantityOf(FD, Value), Value, true));
+    else
+      R.join(values(Quantity::constant(0, Call), Call, true));
+    return R;
+  }
+  // What an index op reads is a subset of its source's values:
+  // `order.index({Slice(), Slice(0, k)})`, `sorted.gather(1, pick)`,
+  // `perm[i]`.
+  if (std::optional<IndexOpSite> Read = matchIndexOp(Call))
+    if (Read->Source &&
+        (Read->K == IndexOpSite::IndexSelect ||
+         Read->K == IndexOpSite::Gather || Read->K == IndexOpSite::Take ||
+         Read->K == IndexOpSite::AdvancedIndex))
+      return rangeOf(FD, Read->Source, nullptr);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        isTensorType(Op->getArg(0)->getType().getNonReferenceType()))
+      return rangeOf(FD, Op->getArg(0), nullptr);
+  constexpr uint64_t Intervals =
+      op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
+  if ((Facts & op::IndexProducer) && !(Facts & Intervals))
+    return producedRange(FD, Call, Facts);
+  if (Facts & (op::BoundsClamp | op::BoundsModulo | op::Bucketizes))
+    return boundedRange(FD, Call, Facts);
+  // ids + k, ids - k, k + ids (member or free operators).
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    return shifted(FD, Op);
+  if (Form == op::Aten) {
+    if (Facts & op::IntervalArange) {
+      unsigned N = numericArgs(Call);
+      if (N == 0)
+        return IndexRange::opaque();
+      Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
+                           : Quantity::constant(0, nullptr);
+      Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
+      return interval(Lo, Hi, Call);
+    }
+    if (Facts & op::IntervalRandint) {
+      unsigned N = numericArgs(Call);
+      if (N == 0)
+        return IndexRange::opaque();
+      Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
+                           : Quantity::constant(0, nullptr);
+      Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
+      return interval(Lo, Hi, Call);
+    }
+    if (Facts & op::IntervalRandperm)
+      return interval(Quantity::constant(0, nullptr),
+                      quantityOf(FD, argAt(Call, 0)), Call);
+    if (Facts & op::LiteralTensor) {
+      if (auto Ids = literalIds(Call, Ctx)) {
+        IndexRange R;
+        for (const auto &[Id, At] : *Ids)
+          R.Values.push_back({Quantity::constant(Id, At), At});
+        return R;
+      }
+      // torch::tensor({i}) of loop variables.
+      if (llvm::SmallVector<const Expr *, 4> Elems =
+              listElements(argAt(Call, 0));
+          !Elems.empty()) {
+        IndexRange R;
+        for (const Expr *Elem : Elems)
+          R.join(elementRange(FD, Elem));
+        if (R.HasInterval || !R.Values.empty())
+          return R;
+      }
+      // torch::tensor(v) of a vector filled by parsing.
+      if (const Expr *A0 = argAt(Call, 0))
+        if (auto N = namedValue(A0); N && !N->second)
+          if (auto P = parsedInto(FD, N->first)) {
+            IndexRange R;
+            R.External = P->first;
+            R.How = P->second;
+            return R;
+          }
+      return IndexRange::opaque();
+    }
+    if (Facts & op::WrapsMemory) {
+      // from_blob(v.data(), ...) / from_blob(buf, ...) over parsed data.
+      const Expr *Ptr = argAt(Call, 0);
+      const ValueDecl *Buffer = nullptr;
+      forEachOwnStmt(Ptr, [&](const Stmt *S) {
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+          if (!Buffer && isa<VarDecl>(DRE->getDecl()))
+            Buffer = DRE->getDecl();
+      });
+      if (Buffer)
+        if (auto P = parsedInto(FD, Buffer)) {
+          IndexRange R;
+          R.External = P->first;
+          R.How = P->second;
+          return R;
+        }
+      return IndexRange::opaque();
+    }
+    if (Facts & op::Concatenates) {
+      IndexRange R;
+      llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 0));
+      if (Parts.empty())
+        return IndexRange::opaque();
+      for (const Expr *Part : Parts)
+        R.join(rangeOf(FD, Part, nullptr));
+      return R;
+    }
+    if (Facts & op::FillsValue) {
+      // full(sizes, v), full_like(x, v), masked_fill(x, m, v).
+      if (Callee->getName().starts_with("masked_fill")) {
+        IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
+        if (const Expr *Value = argAt(Call, 2))
+          R.join(values(quantityOf(FD, Value), Value, true));
+        return R;
+      }
+      if (const Expr *Value = argAt(Call, 1))
+        return values(quantityOf(FD, Value), Value, true);
+      return IndexRange::opaque();
+    }
+    if (Callee->getName() == "where")
+      return whereRange(FD, Call);
+    return IndexRange::opaque();
+  }
+  if (Form == op::Method && (Facts & op::FillsValue)) {
+    const bool Masked = Callee->getName().starts_with("masked_fill");
+    IndexRange R = Masked ? rangeOf(FD, argAt(Call, 0), nullptr) : IndexRange();
+    if (const Expr *Value = argAt(Call, Masked ? 2 : 1))
+      R.join(values(quantityOf(FD, Value), Value, true));
+    return R;
+  }
+  if (Form == op::Method && Callee->getName() == "where")
+    return whereRange(FD, Call);
+  if (Form == op::Method &&
+      (Callee->getName() == "add" || Callee->getName() == "sub")) {
+    int64_t K = 0;
+    const Expr *Other = argAt(Call, 1);
+    if (Other && !isTensorType(Other->getType()) && evaluateInt(Other, Ctx, K))
+      return shift(rangeOf(FD, argAt(Call, 0), nullptr),
+                   Callee->getName() == "add" ? K : -K);
+    return IndexRange::opaque();
+  }
+  // A helper of this translation unit: what its returns give.
+  if (Form == op::NoForm || Form == op::AnyMember || Form == op::Global)
+    return helperRange(FD, Call);
+  return IndexRange::opaque();
+}
+
+IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
+                                                  const CallExpr *Call,
+                                                  uint64_t Facts) {
+  auto Bound = [&](const Quantity &Lo, const Quantity &Hi) {
+    IndexRange R = interval(Lo, Hi, Call);
+    R.OpBound = true;
+    return R;
+  };
+  if (Facts & op::BoundsClamp) {
+    const Expr *Min = argAt(Call, 1), *Max = argAt(Call, 2);
+    if (!Min || !Max || isNone(Min) || isNone(Max))
+      return IndexRange::opaque();
+    Quantity Hi = quantityOf(FD, Max);
+    if (Hi.known())
+      addOffset(Hi, 1);
+    return Bound(quantityOf(FD, Min), Hi);
+  }
+  if (Facts & op::BoundsModulo) {
+    Quantity N = quantityOf(FD, argAt(Call, 1));
+    if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
+      return IndexRange::opaque();
+    const bool Fmod = Call->getDirectCallee()->getName().starts_with("fmod");
+    if (Fmod && !nonNegative(rangeOf(FD, argAt(Call, 0), nullptr)))
+      return IndexRange::opaque();
+    return Bound(Quantity::constant(0, nullptr), N);
+  }
+  // searchsorted(boundaries, v) / bucketize(v, boundaries).
+  const bool Search = Call->getDirectCallee()->getName() == "searchsorted";
+  const Expr *Boundaries = argAt(Call, Search ? 0 : 1);
+  Quantity N = Boundaries ? tensorDim(FD, Boundaries, -1, nullptr) : Quantity();
+  if (N.known())
+    addOffset(N, 1);
+  return Bound(Quantity::constant(0, nullptr), N);
+}
+
+bool IndexRangeAnalysis::Impl::nonNegative(const IndexRange &R) {
+  if (R.Opaque || R.External)
+    return false;
+  if (!R.Produced && !R.HasInterval && R.Values.empty())
+    return false;
+  if (R.HasInterval && !(R.Lo.K == Quantity::Constant && R.Lo.Offset >= 0))
+    return false;
+  for (const auto &V : R.Values)
+    if (!(V.first.K == Quantity::Constant && V.first.Offset >= 0))
+      return false;
+  return true;
+}
+
+const Expr *IndexRangeAnalysis::Impl::optionValue(const Expr *Options,
+                                                  llvm::StringRef Name) {
+  const Expr *Found = nullptr;
+  if (Options)
+    forEachOwnStmt(Options, [&](const Stmt *S) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *MD = MC->getMethodDecl())
+          if (!Found && MD->getIdentifier() && MD->getName() == Name &&
+              MC->getNumArgs() == 1)
+            Found = MC->getArg(0);
+    });
+  return Found;
+}
+
+IndexRange IndexRangeAnalysis::Impl::whereRange(const FunctionDecl *FD,
+                                                const CallExpr *Call) {
+  // where(cond, a, b): a or b, tensors or numbers.
+  IndexRange R;
+  for (unsigned I = 1; I <= 2; ++I) {
+    const Expr *A = argAt(Call, I);
+    if (!A)
+      return IndexRange::opaque();
+    if (isTensorType(A->getType().getNonReferenceType()))
+      R.join(rangeOf(FD, A, nullptr));
+    else
+      R.join(values(quantityOf(FD, A), A, true));
+  }
+  return R;
+}
+
+IndexRange IndexRangeAnalysis::Impl::shift(IndexRange R, int64_t K) {
+  R.Shift += K;
+  if (R.HasInterval) {
+    if (R.Lo.known())
+      R.Lo.Offset += K;
+    if (R.Hi.known())
+      R.Hi.Offset += K;
+  }
+  for (auto &V : R.Values)
+    if (V.first.known())
+      V.first.Offset += K;
+  // An index in range by construction, moved: no longer known.
+  if (R.Produced && K != 0) {
+    R.Produced = false;
+    R.Opaque = true;
+  }
+  return R;
+}
+
+IndexRange IndexRangeAnalysis::Impl::shifted(const FunctionDecl *FD,
+                                             const CXXOperatorCallExpr *Op) {
+  if (Op->getNumArgs() != 2 ||
+      (Op->getOperator() != OO_Plus && Op->getOperator() != OO_Minus))
+    return IndexRange::opaque();
+  const Expr *L = Op->getArg(0), *R = Op->getArg(1);
+  int64_t K = 0;
+  if (isTensorType(L->getType().getNonReferenceType()) &&
+      !isTensorType(R->getType().getNonReferenceType()) &&
+      evaluateInt(R, Ctx, K))
+    return shift(rangeOf(FD, L, nullptr),
+                 Op->getOperator() == OO_Plus ? K : -K);
+  if (Op->getOperator() == OO_Plus &&
+      isTensorType(R->getType().getNonReferenceType()) &&
+      !isTensorType(L->getType().getNonReferenceType()) &&
+      evaluateInt(L, Ctx, K))
+    return shift(rangeOf(FD, R, nullptr), K);
+  return IndexRange::opaque();
+}
+
+IndexRange IndexRangeAnalysis::Impl::helperRange(const FunctionDecl *FD,
+                                                 const CallExpr *Call) {
+  const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+  if (!Def || Def == FD || Depth > limits::HelperDepth * 2 ||
+      !isTensorType(Def->getReturnType()))
+    return IndexRange::opaque();
+  IndexRange R;
+  bool Any = false;
+  forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+      if (const Expr *V = Ret->getRetValue()) {
+        R.join(substitute(rangeOf(Def, V, nullptr), Def, FD, Call));
+        Any = true;
+      }
+  });
+  return Any ? R : IndexRange::opaque();
+}
+
+Quantity IndexRangeAnalysis::Impl::substitute(Quantity Q,
+                                              const FunctionDecl *Callee,
+                                              const FunctionDecl *Caller,
+                                              const CallExpr *Call) {
+  if (Q.K != Quantity::Named && Q.K != Quantity::Runtime)
+    return Q;
+  const auto *PVD = dyn_cast_or_null<ParmVarDecl>(Q.Base);
+  if (!PVD || PVD->getDeclContext() != Callee || Q.Field)
+    return Q;
+  unsigned First = isa<CXXOperatorCallExpr>(Call) &&
+                           isa<CXXMethodDecl>(Call->getDirectCallee())
+                       ? 1
+                       : 0;
+  unsigned I = PVD->getFunctionScopeIndex() + First;
+  if (I >= Call->getNumArgs())
+    return {};
+  if (Q.K == Quantity::Runtime) {
+    Quantity R = Q;
+    auto N = namedValue(Call->getArg(I));
+    if (!N)
+      return {};
+    R.Base = N->first;
+    R.Field = N->second;
+    return R;
+  }
+  Quantity A = quantityOf(Caller, Call->getArg(I));
+  if (A.known())
+    A.Offset += Q.Offset;
+  return A;
+}
+
+IndexRange IndexRangeAnalysis::Impl::substitute(IndexRange R,
+                                                const FunctionDecl *Callee,
+                                                const FunctionDecl *Caller,
+                                                const CallExpr *Call) {
+  if (R.HasInterval) {
+    R.Lo = substitute(R.Lo, Callee, Caller, Call);
+    R.Hi = substitute(R.Hi, Callee, Caller, Call);
+  }
+  for (auto &V : R.Values) {
+    const Quantity Before = V.first;
+    V.first = substitute(V.first, Callee, Caller, Call);
+    // A parameter's value is written at the caller's argument.
+    if (Before.K == Quantity::Named && V.first.K == Quantity::Constant &&
+        V.first.Origin)
+      V.second = V.first.Origin;
+  }
+  return R;
+}
+
+} // namespace torchtidy
