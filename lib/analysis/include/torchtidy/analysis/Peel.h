@@ -76,6 +76,9 @@ constexpr unsigned AsComputed = Compiler | TemplateArguments;
 constexpr unsigned Converted = Compiler | ExplicitCasts;
 /// The object a value is: through its copies and moves.
 constexpr unsigned Copied = Compiler | CopiesAndMoves;
+/// The tensor a value is: through copies and the conversions between
+/// LibTorch's tensor classes (an index variable's value).
+constexpr unsigned TensorValue = Copied | TensorCasts;
 
 /// \p E without the wrappers of the steps in \p Set (null for null).
 const clang::Expr *peel(const clang::Expr *E, unsigned Set);
