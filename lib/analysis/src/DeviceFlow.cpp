@@ -1,6 +1,6 @@
 //===--- DeviceFlow.cpp - Which device each tensor lives on ---------------===//
 
-#include "torchtidy/analysis/DeviceFlow.h"
+#include "DeviceFlowImpl.h"
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
@@ -21,88 +21,7 @@ using namespace clang;
 
 namespace torchtidy {
 
-//===----------------------------------------------------------------------===//
-// The lattice
-//===----------------------------------------------------------------------===//
-
-bool DeviceFact::sameDevice(const DeviceFact &O) const {
-  if (K != O.K)
-    return false;
-  return (K != SameAs && K != DeviceOf) || Ref == O.Ref;
-}
-
-bool DeviceFact::operator==(const DeviceFact &O) const {
-  return sameDevice(O) && How == O.How && Origin == O.Origin &&
-         RefOrigin == O.RefOrigin && ZeroDim == O.ZeroDim &&
-         CudaWhenAvailable == O.CudaWhenAvailable;
-}
-
-static std::string quoted(const ValueDecl *D) {
-  return D && D->getIdentifier() ? "'" + D->getName().str() + "'"
-                                 : std::string("a variable");
-}
-
-std::string DeviceFact::describe() const {
-  switch (K) {
-  case Unknown:
-    return "an unknown device";
-  case CPU:
-    return "the CPU";
-  case CUDA:
-    return "CUDA";
-  case SameAs:
-    return "the device of " + quoted(Ref);
-  case DeviceOf:
-    return "the device held by " + quoted(Ref) +
-           (CudaWhenAvailable ? " (CUDA when available)" : "");
-  case NoDevice:
-    return "the default device";
-  }
-  return "";
-}
-
-/// Evidence made earlier in the file wins, so joins are deterministic and
-/// monotone.
-static const Stmt *earlier(const Stmt *A, const Stmt *B) {
-  if (!A || !B)
-    return A ? A : B;
-  return A->getBeginLoc().getRawEncoding() <= B->getBeginLoc().getRawEncoding()
-             ? A
-             : B;
-}
-
-DeviceFact join(const DeviceFact &A, const DeviceFact &B) {
-  if (!A.sameDevice(B))
-    return DeviceFact::unknown();
-  DeviceFact R = A;
-  R.Origin = earlier(A.Origin, B.Origin);
-  if (R.Origin == B.Origin && R.Origin != A.Origin)
-    R.How = B.How;
-  R.RefOrigin = earlier(A.RefOrigin, B.RefOrigin);
-  R.ZeroDim = A.ZeroDim && B.ZeroDim;
-  R.CudaWhenAvailable = A.CudaWhenAvailable || B.CudaWhenAvailable;
-  return R;
-}
-
-IndexDeviceMismatch classifyIndexDevices(IndexOpSite::Kind K,
-                                         const DeviceFact &Source,
-                                         const DeviceFact &Index) {
-  using F = DeviceFact;
-  if (K == IndexOpSite::LossTarget)
-    return IndexDeviceMismatch::None;
-  if (Index.K == F::CPU && Index.ZeroDim)
-    return IndexDeviceMismatch::None;
-  const bool SourceOnDevice = Source.K == F::CUDA || Source.K == F::DeviceOf;
-  const bool IndexOnDevice = Index.K == F::CUDA || Index.K == F::DeviceOf;
-  // A CUDA (or maybe-CUDA) index into a CPU tensor fails with every op.
-  if (IndexOnDevice && Source.K == F::CPU)
-    return IndexDeviceMismatch::Error;
-  if (Index.K == F::CPU && SourceOnDevice)
-    return K == IndexOpSite::AdvancedIndex || K == IndexOpSite::IndexPut
-               ? IndexDeviceMismatch::ImplicitCopy
-               : IndexDeviceMismatch::Error;
-  return IndexDeviceMismatch::None;
-}
+using namespace deviceflow;
 
 //===----------------------------------------------------------------------===//
 // What a value is
@@ -123,17 +42,6 @@ std::optional<DeviceFact::Kind> factKind(DeviceLiteral L) {
 
 bool isTensor(QualType T) {
   return !T.isNull() && isTensorType(T.getNonReferenceType());
-}
-
-/// A module object: a holder, a shared_ptr to a module, or the Impl itself.
-bool isModuleValue(QualType T) {
-  if (T.isNull())
-    return false;
-  QualType NR = T.getNonReferenceType();
-  if (getHolderModule(NR) || getSharedPtrModule(NR))
-    return true;
-  const CXXRecordDecl *RD = namedRecord(NR);
-  return RD && isModuleClass(RD);
 }
 
 ValueKind kindOf(QualType T) {
@@ -234,133 +142,6 @@ bool sameState(const State &A, const State &B) {
   }
   return true;
 }
-
-//===----------------------------------------------------------------------===//
-// Values whose device may change behind the analysis' back
-//===----------------------------------------------------------------------===//
-
-/// Locals and parameters whose address is taken, that are bound to a
-/// reference, captured by reference, passed to a non-const reference
-/// parameter, or (modules) copied anywhere: their facts are always Unknown.
-class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
-public:
-  explicit EscapeFinder(llvm::DenseSet<const ValueDecl *> &Escaped)
-      : Escaped(Escaped) {}
-
-  void run(const Stmt *Body) {
-    TraverseStmt(const_cast<Stmt *>(Body));
-    for (const DeclRefExpr *DRE : ModuleRefs)
-      if (!AllowedModuleRefs.count(DRE))
-        Escaped.insert(DRE->getDecl());
-  }
-
-  bool shouldVisitLambdaBody() const { return false; }
-
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->getOpcode() == UO_AddrOf)
-      escape(UO->getSubExpr());
-    return true;
-  }
-
-  bool VisitVarDecl(VarDecl *VD) {
-    if (VD->getType()->isReferenceType() && VD->getInit())
-      if (const ValueDecl *D = directRef(VD->getInit())) {
-        Escaped.insert(D);
-        Escaped.insert(VD);
-      }
-    return true;
-  }
-
-  bool VisitLambdaExpr(LambdaExpr *LE) {
-    for (const LambdaCapture &C : LE->captures())
-      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
-          Escaped.insert(VD);
-    return true;
-  }
-
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && VD->hasLocalStorage() && isModuleValue(VD->getType()))
-      ModuleRefs.push_back(DRE);
-    return true;
-  }
-
-  bool VisitMemberExpr(MemberExpr *ME) {
-    allowModuleRef(ME->getBase());
-    return true;
-  }
-
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    unsigned Offset = 0;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-      if (Op->getNumArgs() >= 1 &&
-          (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Call ||
-           Op->getOperator() == OO_Equal))
-        allowModuleRef(Op->getArg(0));
-      if (isa_and_nonnull<CXXMethodDecl>(FD)) {
-        Offset = 1;
-        // A non-const operator of a class the model does not know.
-        const auto *MD = cast<CXXMethodDecl>(FD);
-        if (!MD->isConst() && Op->getOperator() != OO_Equal &&
-            !isTorchFunction(MD) && Op->getNumArgs() >= 1)
-          escape(Op->getArg(0));
-      }
-    }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (callFacts(MC) & op::RebindsStorage)
-        escape(MC->getImplicitObjectArgument());
-    }
-    // LibTorch does not move a tensor passed by reference to another
-    // device (out= arguments keep theirs).
-    if (FD && isTorchFunction(FD))
-      return true;
-    for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
-      const Expr *Arg = Call->getArg(I);
-      if (!FD) {
-        escape(Arg);
-        continue;
-      }
-      unsigned P = I - Offset;
-      if (P >= FD->getNumParams()) {
-        escape(Arg); // variadic
-        continue;
-      }
-      // A non-const reference, an rvalue reference or a dependent type may
-      // change the argument.
-      QualType PT = FD->getParamDecl(P)->getType();
-      if ((PT->isLValueReferenceType() &&
-           !PT.getNonReferenceType().isConstQualified()) ||
-          PT->isRValueReferenceType() || PT->isDependentType())
-        escape(Arg);
-    }
-    return true;
-  }
-
-private:
-  static const ValueDecl *directRef(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (VD->hasLocalStorage())
-          return VD;
-    return nullptr;
-  }
-  void escape(const Expr *E) {
-    if (const ValueDecl *D = directRef(E))
-      Escaped.insert(D);
-  }
-  void allowModuleRef(const Expr *E) {
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      AllowedModuleRefs.insert(DRE);
-  }
-
-  llvm::DenseSet<const ValueDecl *> &Escaped;
-  std::vector<const DeclRefExpr *> ModuleRefs;
-  llvm::DenseSet<const DeclRefExpr *> AllowedModuleRefs;
-};
 
 class IndexOpFinder : public RecursiveASTVisitor<IndexOpFinder> {
 public:
@@ -986,7 +767,7 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
     return false;
 
   llvm::DenseSet<const ValueDecl *> Escaped;
-  EscapeFinder(Escaped).run(Body);
+  findEscapedValues(Body, Escaped);
 
   // Blocks in reverse post-order (clang's worklist): a block is visited
   // after its predecessors outside loops, so most blocks are visited once.
