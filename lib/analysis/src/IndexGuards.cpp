@@ -129,24 +129,6 @@ SourceLocation checkIndexExpansion(SourceLocation Loc, const SourceManager &SM,
   return {};
 }
 
-/// The first tensor written by the user as a macro argument inside \p S (in
-/// evaluation order the macro's first argument): the index of
-/// TORCHTIDY_CHECK_INDEX, whichever function its expansion calls, and also
-/// when it expands to an unevaluated operand under NDEBUG.
-const Expr *firstTensorMacroArgument(const Stmt *S, const SourceManager &SM,
-                                     unsigned Depth = 0) {
-  if (!S || Depth > limits::SearchDepth)
-    return nullptr;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (E->getBeginLoc().isMacroID() &&
-        SM.isMacroArgExpansion(E->getBeginLoc()) && isTensorType(E->getType()))
-      return E;
-  for (const Stmt *Child : S->children())
-    if (const Expr *Found = firstTensorMacroArgument(Child, SM, Depth + 1))
-      return Found;
-  return nullptr;
-}
-
 /// Collects the variables whose range \p S tests.
 void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
                        unsigned Depth = 0) {

@@ -371,16 +371,9 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
     return shifted(FD, Op);
   if (Form == op::Aten) {
-    if (Facts & op::IntervalArange) {
-      unsigned N = numericArgs(Call);
-      if (N == 0)
-        return IndexRange::opaque();
-      Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
-                           : Quantity::constant(0, nullptr);
-      Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
-      return interval(Lo, Hi, Call);
-    }
-    if (Facts & op::IntervalRandint) {
+    // arange(end) / arange(start, end), randint(high) / randint(low, high):
+    // [start, end).
+    if (Facts & (op::IntervalArange | op::IntervalRandint)) {
       unsigned N = numericArgs(Call);
       if (N == 0)
         return IndexRange::opaque();

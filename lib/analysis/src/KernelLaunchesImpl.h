@@ -255,10 +255,6 @@ struct KernelLaunchAnalysis::Impl {
   /// true, `n == 0`, `n <= 0` or `n < 1` false (through atomsWhen).
   void nonZeroWhen(const clang::Expr *C, bool Truth, NonZero &Out);
 
-  /// The tensors written as arguments of the macro expanding at \p S.
-  const clang::Expr *firstTensorArgument(const clang::Stmt *S,
-                                         unsigned Depth = 0);
-
   /// The properties \p Callee checks on its parameter \p Param before it
   /// can return normally (its top-level guards), \p Depth helpers deep.
   unsigned helperGuards(const clang::FunctionDecl *Callee, unsigned Param,

@@ -17,7 +17,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -242,20 +241,6 @@ void KernelLaunchAnalysis::Impl::nonZeroWhen(const Expr *C, bool Truth,
   });
 }
 
-const Expr *KernelLaunchAnalysis::Impl::firstTensorArgument(const Stmt *S,
-                                                            unsigned Depth) {
-  if (!S || Depth > limits::SearchDepth)
-    return nullptr;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (E->getBeginLoc().isMacroID() &&
-        SM.isMacroArgExpansion(E->getBeginLoc()) && isTensorType(E->getType()))
-      return E;
-  for (const Stmt *Child : S->children())
-    if (const Expr *Found = firstTensorArgument(Child, Depth + 1))
-      return Found;
-  return nullptr;
-}
-
 unsigned KernelLaunchAnalysis::Impl::helperGuards(const FunctionDecl *Callee,
                                                   unsigned Param,
                                                   unsigned Depth) {
@@ -309,7 +294,7 @@ unsigned KernelLaunchAnalysis::Impl::helperGuards(const FunctionDecl *Callee,
       SourceLocation Exp;
       if (inMacroNamed(E->getBeginLoc(), SM, Ctx.getLangOpts(),
                        kernelArgMacros(), &Exp))
-        if (const Expr *Arg = firstTensorArgument(E))
+        if (const Expr *Arg = firstTensorMacroArgument(E, SM))
           if (auto V = directVariable(Arg); V && V->Base == PVD)
             Props |= Guard::Cuda | Guard::Contig | Guard::Dtype;
       if (const auto *Call = dyn_cast<CallExpr>(E))
@@ -438,7 +423,7 @@ KernelLaunchAnalysis::Impl::guardsOf(const FunctionDecl *FD) {
         inMacroNamed(E->getBeginLoc(), SM, Ctx.getLangOpts(), kernelArgMacros(),
                      &Exp) &&
         Expansions.insert(Exp.getRawEncoding()).second) {
-      if (const Expr *Arg = firstTensorArgument(E))
+      if (const Expr *Arg = firstTensorMacroArgument(E, SM))
         if (auto V = directVariable(Arg)) {
           Guard G;
           G.Props = Guard::Cuda | Guard::Contig | Guard::Dtype;

@@ -5,6 +5,7 @@
 #include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -296,6 +297,20 @@ std::optional<DeviceLiteral> deviceTypeOf(const Expr *E,
     if (llvm::APSInt::isSameValue(C->getInitVal(), R.Val.getInt()))
       return deviceTypeLiteral(C->getName());
   return std::nullopt;
+}
+
+const Expr *firstTensorMacroArgument(const Stmt *S, const SourceManager &SM,
+                                     unsigned Depth) {
+  if (!S || Depth > limits::SearchDepth)
+    return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (E->getBeginLoc().isMacroID() &&
+        SM.isMacroArgExpansion(E->getBeginLoc()) && isTensorType(E->getType()))
+      return E;
+  for (const Stmt *Child : S->children())
+    if (const Expr *Found = firstTensorMacroArgument(Child, SM, Depth + 1))
+      return Found;
+  return nullptr;
 }
 
 } // namespace torchtidy

@@ -18,6 +18,10 @@
 
 #include <optional>
 
+namespace clang {
+class SourceManager;
+} // namespace clang
+
 namespace torchtidy {
 
 /// True when \p D is named \p Name and sits in exactly the namespaces
@@ -114,6 +118,15 @@ struct MemberClass {
 
 /// Classifies the type of a module's data member.
 MemberClass classifyMemberType(clang::QualType T);
+
+/// The first tensor written by the user as a macro argument inside \p S (in
+/// evaluation order the macro's first argument): the index of
+/// TORCHTIDY_CHECK_INDEX or the tensor of TORCHTIDY_CHECK_KERNEL_ARG,
+/// whichever function its expansion calls, and also when it expands to an
+/// unevaluated operand under NDEBUG.
+const clang::Expr *firstTensorMacroArgument(const clang::Stmt *S,
+                                            const clang::SourceManager &SM,
+                                            unsigned Depth = 0);
 
 } // namespace torchtidy
 
