@@ -258,6 +258,25 @@ TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
   }
 }
 
+// The ops the analyses read by name: each exists in each form its row gives,
+// and hasOpName recognises the declarations found.
+TEST_F(TorchOpsTable, EveryNamedOpExistsInEachOfItsForms) {
+  for (unsigned I = 0; I < namedOpRows().size(); ++I) {
+    const NamedOpRow &Row = namedOpRows()[I];
+    for (unsigned Form : EachForm) {
+      if (!(Row.Forms & Form))
+        continue;
+      const std::vector<const FunctionDecl *> &Found =
+          functions(Form, Row.Name);
+      EXPECT_FALSE(Found.empty())
+          << Row.Name.str() << " has no " << formName(Form)
+          << " form in LibTorch " << Version;
+      for (const FunctionDecl *FD : Found)
+        EXPECT_TRUE(hasOpName(FD, static_cast<op::Named>(I))) << Row.Name.str();
+    }
+  }
+}
+
 TEST_F(TorchOpsTable, EveryCudaRuntimeOpExists) {
   if (!CudaDecls)
     GTEST_SKIP() << "no CUDA toolkit headers under " << CudaInclude;
@@ -428,6 +447,17 @@ TEST(TorchOpsLookup, FactsFollowTheRows) {
   EXPECT_EQ(A->IndexArg, 1u);
   EXPECT_EQ(A->SourceArg, 0u);
   EXPECT_EQ(findIndexSink("embedding", op::Method), nullptr);
+}
+
+// op::Named follows the rows' order, so each name is its row's.
+TEST(TorchOpsLookup, NamedOpsFollowTheRows) {
+  ASSERT_FALSE(namedOpRows().empty());
+  for (unsigned I = 0; I < namedOpRows().size(); ++I)
+    EXPECT_EQ(opName(static_cast<op::Named>(I)), namedOpRows()[I].Name);
+  EXPECT_EQ(opName(op::Named::where), "where");
+  EXPECT_EQ(opName(op::Named::index_put_), "index_put_");
+  EXPECT_FALSE(hasOpName(nullptr, op::Named::where));
+  EXPECT_FALSE(hasOpName(nullptr, {op::Named::fmod, op::Named::fmod_}));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/HardcodedDevice.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -229,7 +230,7 @@ const CXXRecordDecl *moduleOf(QualType T) {
 /// `m->to(d)` / `m.to(d)` of a module: the module's class.
 const CXXRecordDecl *movedModule(const CXXMemberCallExpr *MC) {
   const CXXMethodDecl *MD = MC->getMethodDecl();
-  if (!MD || !MD->getIdentifier() || MD->getName() != "to" ||
+  if (!MD || !hasOpName(MD, op::Named::to) ||
       !isModuleBaseClass(MD->getParent()) || MC->getNumArgs() < 1)
     return nullptr;
   // `m->to(d)` converts `m.operator->()` to `torch::nn::Module *`.

@@ -306,7 +306,7 @@ bool isConstruction(const CXXMethodDecl *MD) {
     return false;
   if (isa<CXXConstructorDecl>(MD))
     return true;
-  return MD->getIdentifier() && MD->getName() == "reset";
+  return hasOpName(MD, op::Named::reset);
 }
 
 /// The first tensor parameter of \p FD (an input whose device a fix-it can
@@ -595,8 +595,8 @@ void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
       const FunctionDecl *Def = userDefinition(Callee);
       // Another module's forward is analysed as its own root.
       if (!Def || (Def != Forward && enclosingModule(Def) &&
-                   enclosingModule(Def) != Module && Def->getIdentifier() &&
-                   Def->getName() == "forward"))
+                   enclosingModule(Def) != Module &&
+                   hasOpName(Def, op::Named::forward)))
         return;
       if (!Visited.insert(Def).second)
         return;
@@ -609,8 +609,7 @@ void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
 
 bool isForward(const FunctionDecl *FD, const CXXRecordDecl *Module) {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  return MD && MD->getParent() == Module && MD->getIdentifier() &&
-         MD->getName() == "forward";
+  return MD && MD->getParent() == Module && hasOpName(MD, op::Named::forward);
 }
 
 //===--- DefaultArgument --------------------------------------------------===//

@@ -413,12 +413,12 @@ private:
     if (!Obj)
       return C;
     C.D = Obj->getDecl();
-    if (MD->getName() == "numel" && MC->getNumArgs() == 0) {
+    if (hasOpName(MD, op::Named::numel) && MC->getNumArgs() == 0) {
       C.K = Count::Numel;
       return C;
     }
     Expr::EvalResult DimValue;
-    if (MD->getName() != "size" || MC->getNumArgs() != 1 ||
+    if (!hasOpName(MD, op::Named::size) || MC->getNumArgs() != 1 ||
         MC->getArg(0)->isValueDependent() ||
         !MC->getArg(0)->EvaluateAsInt(DimValue, Ctx))
       return {};
@@ -430,7 +430,7 @@ private:
       if (const auto *Flat = dyn_cast_or_null<CXXMemberCallExpr>(
               peelTemporaries(onlyDefinition(S, Fn))))
         if (const CXXMethodDecl *FM = Flat->getMethodDecl();
-            FM && FM->getIdentifier() && FM->getName() == "flatten" &&
+            hasOpName(FM, op::Named::flatten) &&
             llvm::all_of(Flat->arguments(), [&](const Expr *A) {
               // flatten(), flatten(0), flatten(0, -1): all dimensions.
               Expr::EvalResult R;
@@ -602,14 +602,17 @@ private:
       }
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
         const CXXMethodDecl *MD = MC->getMethodDecl();
-        static const StringRef Shape[] = {
-            "size",        "sizes",   "numel",        "dim",        "stride",
-            "strides",     "options", "device",       "get_device", "dtype",
-            "scalar_type", "is_cuda", "is_contiguous"};
+        using op::Named;
+        static const Named Shape[] = {
+            Named::size,         Named::sizes,       Named::numel,
+            Named::dim,          Named::stride,      Named::strides,
+            Named::options,      Named::device,      Named::get_device,
+            Named::dtype,        Named::scalar_type, Named::is_cuda,
+            Named::is_contiguous};
         const auto *Obj = dyn_cast<DeclRefExpr>(
             MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
-        if (Obj && Obj->getDecl() == V && MD && MD->getIdentifier() &&
-            llvm::is_contained(Shape, MD->getName()))
+        if (Obj && Obj->getDecl() == V &&
+            llvm::any_of(Shape, [&](Named N) { return hasOpName(MD, N); }))
           Accounted.insert(Obj);
       }
     });

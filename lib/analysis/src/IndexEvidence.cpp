@@ -26,8 +26,7 @@ int64_t IndexRangeAnalysis::Impl::ignoreIndexOf(const CallExpr *Call) {
   forEachOwnStmt(Call, [&](const Stmt *S) {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
       if (const CXXMethodDecl *MD = MC->getMethodDecl())
-        if (MD->getIdentifier() && MD->getName() == "ignore_index" &&
-            MC->getNumArgs() == 1) {
+        if (hasOpName(MD, op::Named::ignore_index) && MC->getNumArgs() == 1) {
           int64_t V = 0;
           if (evaluateInt(MC->getArg(0), Ctx, V))
             Value = V;
@@ -84,8 +83,7 @@ const Stmt *IndexRangeAnalysis::Impl::offByOne(const Stmt *Guard,
       forEachOwnStmt(E, [&](const Stmt *Sub) {
         if (const auto *C = dyn_cast<CallExpr>(Sub))
           if (const FunctionDecl *Callee = C->getDirectCallee())
-            if (Callee->getIdentifier() &&
-                (Callee->getName() == "max" || Callee->getName() == "amax"))
+            if (hasOpName(Callee, {op::Named::max, op::Named::amax}))
               Max = true;
       });
       return Max;

@@ -53,7 +53,7 @@ bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
   if (Facts & op::BoundsModulo) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     return Callee && Callee->getIdentifier() &&
-           !Callee->getName().starts_with("fmod");
+           !hasOpName(Callee, {op::Named::fmod, op::Named::fmod_});
   }
   if (!(Facts & op::BoundsClamp))
     return false;

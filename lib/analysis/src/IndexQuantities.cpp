@@ -184,8 +184,7 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
   // v.size() of a standard container.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && MD->getIdentifier() && MD->getName() == "size" &&
-        MC->getNumArgs() == 0 &&
+    if (hasOpName(MD, op::Named::size) && MC->getNumArgs() == 0 &&
         isStdContainer(MC->getImplicitObjectArgument()->getType()))
       if (auto N = namedValue(MC->getImplicitObjectArgument()))
         return runtime(N->first, N->second, 0, /*Container=*/true, Written);
@@ -282,8 +281,8 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
     }
     return Q;
   }
-  if (Call->getDirectCallee()->getName() == "linspace" ||
-      Call->getDirectCallee()->getName() == "logspace") {
+  if (hasOpName(Call->getDirectCallee(),
+                {op::Named::linspace, op::Named::logspace})) {
     if (Dim != 0 && Dim != -1)
       return {};
     return quantityOf(FD, argAt(Call, 2));

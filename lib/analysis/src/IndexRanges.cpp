@@ -186,7 +186,7 @@ bool isCropCall(const Expr *E) {
     return true;
   // Tensor::index with a Slice among its indices.
   if (formOf(Call->getDirectCallee()) == op::Method &&
-      Call->getDirectCallee()->getName() == "index")
+      hasOpName(Call->getDirectCallee(), op::Named::index))
     for (const Expr *Part : listElements(argAt(Call, 1))) {
       bool IsSlice = false;
       forEachOwnStmt(Part, [&](const Stmt *S) {

@@ -33,7 +33,7 @@ void IndexRangeAnalysis::Impl::buildCallers() {
       if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
         if (isa<CXXOperatorCallExpr>(Call)) {
           for (const CXXMethodDecl *MD : M->methods())
-            if (MD->getIdentifier() && MD->getName() == "forward")
+            if (hasOpName(MD, op::Named::forward))
               if (const FunctionDecl *Def = definitionOf(MD))
                 (*Callers)[Def].push_back({Caller, Call, 1});
           return;
@@ -221,12 +221,11 @@ Quantity IndexRangeAnalysis::Impl::keptByCrop(const FunctionDecl *FD,
     int64_t V = 0;
     return D ? evaluateInt(D, Ctx, V) && V == Dim : Dim == 0;
   };
-  StringRef Name = Callee->getName();
-  if (Name == "slice" && SameDim(argAt(Call, 1)))
+  if (hasOpName(Callee, op::Named::slice) && SameDim(argAt(Call, 1)))
     return Span(argAt(Call, 2), argAt(Call, 3));
-  if (Name == "narrow" && SameDim(argAt(Call, 1)))
+  if (hasOpName(Callee, op::Named::narrow) && SameDim(argAt(Call, 1)))
     return quantityOf(FD, argAt(Call, 3));
-  if (Name == "index") {
+  if (hasOpName(Callee, op::Named::index)) {
     llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 1));
     if (Dim < 0 || Dim >= static_cast<int64_t>(Parts.size()))
       return {};

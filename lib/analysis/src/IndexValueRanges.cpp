@@ -293,8 +293,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
       if (!Call)
         continue;
       if (const FunctionDecl *Callee = Call->getDirectCallee();
-          Callee && Callee->getIdentifier() &&
-          Callee->getName() == "index_put_" && formOf(Callee) == op::Method)
+          hasOpName(Callee, op::Named::index_put_) &&
+          formOf(Callee) == op::Method)
         if (const Expr *Value = argAt(Call, 2);
             Value && !isTensorType(Value->getType().getNonReferenceType())) {
           R.join(values(quantityOf(FD, Value), Value, true));
@@ -303,7 +303,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
       if (!(callFacts(Call) & op::FillsValue))
         continue;
       const bool Masked =
-          Call->getDirectCallee()->getName().starts_with("masked_fill");
+          hasOpName(Call->getDirectCallee(),
+                    {op::Named::masked_fill, op::Named::masked_fill_});
       if (const Expr *Value = argAt(Call, Masked ? 2 : 1)) {
         R.join(values(quantityOf(FD, Value), Value, true));
         Any = true;
@@ -340,7 +341,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
   // F::pad(x, F::PadFuncOptions({0, n}).value(-1)): x's values and the
   // padding value (0 unless the options say).
   if (Form == op::Functional && (Facts & op::FillsValue) &&
-      Callee->getName() == "pad") {
+      hasOpName(Callee, op::Named::pad)) {
     IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
     if (const Expr *Value = optionValue(argAt(Call, 1), "value"))
       R.join(values(quantityOf(FD, Value), Value, true));
@@ -442,7 +443,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
     }
     if (Facts & op::FillsValue) {
       // full(sizes, v), full_like(x, v), masked_fill(x, m, v).
-      if (Callee->getName().starts_with("masked_fill")) {
+      if (hasOpName(Callee,
+                    {op::Named::masked_fill, op::Named::masked_fill_})) {
         IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
         if (const Expr *Value = argAt(Call, 2))
           R.join(values(quantityOf(FD, Value), Value, true));
@@ -452,26 +454,27 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
         return values(quantityOf(FD, Value), Value, true);
       return IndexRange::opaque();
     }
-    if (Callee->getName() == "where")
+    if (hasOpName(Callee, op::Named::where))
       return whereRange(FD, Call);
     return IndexRange::opaque();
   }
   if (Form == op::Method && (Facts & op::FillsValue)) {
-    const bool Masked = Callee->getName().starts_with("masked_fill");
+    const bool Masked =
+        hasOpName(Callee, {op::Named::masked_fill, op::Named::masked_fill_});
     IndexRange R = Masked ? rangeOf(FD, argAt(Call, 0), nullptr) : IndexRange();
     if (const Expr *Value = argAt(Call, Masked ? 2 : 1))
       R.join(values(quantityOf(FD, Value), Value, true));
     return R;
   }
-  if (Form == op::Method && Callee->getName() == "where")
+  if (Form == op::Method && hasOpName(Callee, op::Named::where))
     return whereRange(FD, Call);
   if (Form == op::Method &&
-      (Callee->getName() == "add" || Callee->getName() == "sub")) {
+      hasOpName(Callee, {op::Named::add, op::Named::sub})) {
     int64_t K = 0;
     const Expr *Other = argAt(Call, 1);
     if (Other && !isTensorType(Other->getType()) && evaluateInt(Other, Ctx, K))
       return shift(rangeOf(FD, argAt(Call, 0), nullptr),
-                   Callee->getName() == "add" ? K : -K);
+                   hasOpName(Callee, op::Named::add) ? K : -K);
     return IndexRange::opaque();
   }
   // A helper of this translation unit: what its returns give.
@@ -501,13 +504,15 @@ IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
     Quantity N = quantityOf(FD, argAt(Call, 1));
     if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
       return IndexRange::opaque();
-    const bool Fmod = Call->getDirectCallee()->getName().starts_with("fmod");
+    const bool Fmod =
+        hasOpName(Call->getDirectCallee(), {op::Named::fmod, op::Named::fmod_});
     if (Fmod && !nonNegative(rangeOf(FD, argAt(Call, 0), nullptr)))
       return IndexRange::opaque();
     return Bound(Quantity::constant(0, nullptr), N);
   }
   // searchsorted(boundaries, v) / bucketize(v, boundaries).
-  const bool Search = Call->getDirectCallee()->getName() == "searchsorted";
+  const bool Search =
+      hasOpName(Call->getDirectCallee(), op::Named::searchsorted);
   const Expr *Boundaries = argAt(Call, Search ? 0 : 1);
   Quantity N = Boundaries ? tensorDim(FD, Boundaries, -1, nullptr) : Quantity();
   if (N.known())

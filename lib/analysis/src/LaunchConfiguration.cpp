@@ -42,7 +42,7 @@ KernelLaunchAnalysis::Impl::sizeRead(const Expr *E) {
         auto V = directVariable(Sizes->getImplicitObjectArgument());
         if (!V)
           return std::nullopt;
-        return WithDim({*V, "size", {}}, Sub->getArg(1));
+        return WithDim({*V, opName(op::Named::size).str(), {}}, Sub->getArg(1));
       }
   const auto *MC = tensorMethodCall(E);
   if (!MC || !MC->getType()->isIntegerType() ||
@@ -109,7 +109,8 @@ bool KernelLaunchAnalysis::Impl::isNonZero(const Expr *E,
     return VD && Known.Locals.count(VD);
   }
   auto S = sizeRead(E);
-  if (!S || (S->Method != "numel" && S->Method != "size"))
+  if (!S || (S->Method != opName(op::Named::numel) &&
+             S->Method != opName(op::Named::size)))
     return false;
   for (const NonZero::Size &K : Known.Sizes)
     if (K.Tensor == S->Tensor &&

@@ -434,8 +434,7 @@ bool PointerLifetime::Impl::isHandedOn(const VarDecl *Owner) const {
       return;
     const bool Moves = callFacts(Call) & op::PassesThrough;
     const FunctionDecl *Callee = Call->getDirectCallee();
-    const bool Swaps =
-        Callee && Callee->getIdentifier() && Callee->getName() == "swap";
+    const bool Swaps = hasOpName(Callee, op::Named::swap);
     if (!Moves && !Swaps)
       return;
     for (const Expr *Arg : Call->arguments())

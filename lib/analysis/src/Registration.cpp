@@ -424,8 +424,7 @@ private:
   void markPlainAssignments(const FunctionDecl *FD) {
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);
     if (!MD || (!isa<CXXConstructorDecl>(MD) &&
-                !(MD->getIdentifier() && MD->getName() == "reset" &&
-                  MD->getParent() == RD)))
+                !(hasOpName(MD, op::Named::reset) && MD->getParent() == RD)))
       return;
     const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
     if (!Body)
@@ -541,8 +540,7 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
   }
   // reset() builds the module too (torch::nn::Cloneable calls it on clone()).
   for (const CXXMethodDecl *MD : RD->methods()) {
-    if (!MD->getIdentifier() || MD->getName() != "reset" ||
-        MD->getNumParams() != 0)
+    if (!hasOpName(MD, op::Named::reset) || MD->getNumParams() != 0)
       continue;
     const FunctionDecl *Def = nullptr;
     if (!MD->hasBody(Def)) {
@@ -602,8 +600,8 @@ static const MemberExpr *readMember(const Expr *E) {
     if (!MC || formOf(MC->getMethodDecl()) != op::Method)
       return nullptr;
     const uint64_t Facts = callFacts(MC);
-    const StringRef Name = MC->getMethodDecl()->getName();
-    if (!(Facts & (op::ValuePreserving | op::Slices)) && Name != "index")
+    if (!(Facts & (op::ValuePreserving | op::Slices)) &&
+        !hasOpName(MC->getMethodDecl(), op::Named::index))
       return nullptr;
     E = MC->getImplicitObjectArgument();
   }
@@ -712,7 +710,7 @@ static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
   bool ForwardSeen = false;
   for (const CXXMethodDecl *MD : RD->methods()) {
     const FunctionDecl *Def = nullptr;
-    const bool IsForward = MD->getIdentifier() && MD->getName() == "forward";
+    const bool IsForward = hasOpName(MD, op::Named::forward);
     if (!MD->hasBody(Def)) {
       if (IsForward)
         return UserModuleState::NotVisible;
@@ -726,7 +724,7 @@ static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
       if (isRegistrationCall(Call))
         Stateful = true;
       if (const FunctionDecl *Callee = Call->getDirectCallee())
-        if (Callee->getIdentifier() && Callee->getName() == "is_training" &&
+        if (hasOpName(Callee, op::Named::is_training) &&
             formOf(Callee) == op::ModuleBase)
           Stateful = true;
     });

@@ -32,21 +32,21 @@ llvm::StringRef operatorOpName(const CXXOperatorCallExpr *Op) {
   const bool Binary = Op->getNumArgs() == 2;
   switch (Op->getOperator()) {
   case OO_Plus:
-    return Binary ? "add" : "";
+    return Binary ? opName(op::Named::add) : "";
   case OO_Minus:
-    return Binary ? "sub" : "neg";
+    return Binary ? opName(op::Named::sub) : opName(op::Named::neg);
   case OO_Star:
-    return Binary ? "mul" : "";
+    return Binary ? opName(op::Named::mul) : "";
   case OO_Slash:
-    return "div";
+    return opName(op::Named::div);
   case OO_Less:
-    return "lt";
+    return opName(op::Named::lt);
   case OO_LessEqual:
-    return "le";
+    return opName(op::Named::le);
   case OO_Greater:
-    return "gt";
+    return opName(op::Named::gt);
   case OO_GreaterEqual:
-    return "ge";
+    return opName(op::Named::ge);
   default:
     return "";
   }
@@ -120,7 +120,7 @@ StorageStep storageStep(const Expr *E) {
       const bool Advanced =
           isTensorType(Op->getArg(1)->getType().getNonReferenceType());
       S.K = Advanced ? StorageStep::Allocates : StorageStep::View;
-      S.OpName = Advanced ? "index" : "select";
+      S.OpName = opName(Advanced ? op::Named::index : op::Named::select);
       return S;
     }
     if (ByReference) { // +=, -=...: in place, the same tensor
@@ -161,8 +161,8 @@ StorageStep storageStep(const Expr *E) {
   }
   if (!(Facts & op::Allocates))
     return StorageStep{};
-  if (S.OpName == "index" && Form == op::Method && Call->getNumArgs() >= 1 &&
-      !listHasTensor(Call->getArg(0))) {
+  if (S.OpName == opName(op::Named::index) && Form == op::Method &&
+      Call->getNumArgs() >= 1 && !listHasTensor(Call->getArg(0))) {
     S.K = StorageStep::View;
     return S;
   }

@@ -5,6 +5,7 @@
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -49,6 +50,11 @@ const DataHookRow DataHookRows[] = {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+const NamedOpRow NamedOpRows[] = {
+#define TORCHTIDY_NAMED_OP(Name, Forms) {#Name, (Forms)},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 /// The rows by name, built once (function-local statics are thread-safe,
 /// which torch-clangd's worker threads need).
 struct Index {
@@ -77,6 +83,19 @@ llvm::ArrayRef<OpRow> opRows() { return OpRows; }
 llvm::ArrayRef<IndexSinkRow> indexSinkRows() { return SinkRows; }
 llvm::ArrayRef<ModuleRow> moduleRows() { return ModuleRows; }
 llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
+llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
+
+llvm::StringRef opName(op::Named N) {
+  return NamedOpRows[static_cast<unsigned>(N)].Name;
+}
+
+bool hasOpName(const NamedDecl *D, op::Named N) {
+  return D && D->getIdentifier() && D->getName() == opName(N);
+}
+
+bool hasOpName(const NamedDecl *D, std::initializer_list<op::Named> Ns) {
+  return llvm::any_of(Ns, [&](op::Named N) { return hasOpName(D, N); });
+}
 
 uint64_t opFacts(llvm::StringRef Name, unsigned Forms) {
   const auto &Ops = index().Ops;
@@ -181,7 +200,8 @@ bool mayBeIndexOpCallee(const FunctionDecl *FD) {
     return true;
   if (!FD->getIdentifier())
     return false;
-  return FD->getName() == "forward" || index().Sinks.count(FD->getName());
+  return hasOpName(FD, op::Named::forward) ||
+         index().Sinks.count(FD->getName());
 }
 
 bool isTorchFunction(const FunctionDecl *FD) {
@@ -235,7 +255,7 @@ const CXXRecordDecl *moduleForwardCall(const CallExpr *Call,
   // `emb->forward(ids)`, `impl.forward(ids)`.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!MD || !MD->getIdentifier() || MD->getName() != "forward")
+    if (!MD || !hasOpName(MD, op::Named::forward))
       return nullptr;
     const CXXRecordDecl *RD = MD->getParent();
     if (!isModuleClass(RD))

@@ -43,8 +43,7 @@ bool isDataExample(const RecordDecl *RD) {
 
 const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {
   const auto *Apply = dyn_cast_or_null<CXXMethodDecl>(Callee);
-  if (!Apply || !Apply->isStatic() || !Apply->getIdentifier() ||
-      Apply->getName() != "apply")
+  if (!Apply || !Apply->isStatic() || !hasOpName(Apply, op::Named::apply))
     return nullptr;
   const auto *Spec =
       dyn_cast<ClassTemplateSpecializationDecl>(Apply->getParent());
@@ -57,7 +56,7 @@ const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {
   if (!User || !User->hasDefinition())
     return nullptr;
   for (const CXXMethodDecl *MD : User->getDefinition()->methods())
-    if (MD->isStatic() && MD->getIdentifier() && MD->getName() == "forward")
+    if (MD->isStatic() && hasOpName(MD, op::Named::forward))
       return MD;
   return nullptr;
 }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 
 namespace torchtidy {
@@ -146,6 +147,13 @@ enum ModuleFact : unsigned {
   EmbeddingBagSink = 1u << 2, ///< likewise, summed over bags
 };
 
+/// The ops an analysis reads by name (TORCHTIDY_NAMED_OP rows), in the
+/// table's order: `op::Named::where`, tested with hasOpName.
+enum class Named : unsigned {
+#define TORCHTIDY_NAMED_OP(Name, Forms) Name,
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 } // namespace op
 
 /// The facts of the op named \p Name in any of the forms \p Forms.
@@ -159,6 +167,17 @@ inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, uint64_t F) {
 /// The form of \p FD: op::Method, Aten, Functional, Options, ModuleBase,
 /// AnyMember, Std, Global, or NoForm for another free function.
 op::Form formOf(const clang::FunctionDecl *FD);
+
+/// The name of op \p N ("where" for op::Named::where).
+llvm::StringRef opName(op::Named N);
+
+/// \p D is named as op \p N is (whatever it is declared in: a caller that
+/// cares tests the form or the facts too).
+bool hasOpName(const clang::NamedDecl *D, op::Named N);
+
+/// \p D is named as one of \p Ns (an op and its in-place twin: `{fmod,
+/// fmod_}`).
+bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
 
 /// The facts of what \p Call calls (NoFact for an unnamed callee).
 uint64_t callFacts(const clang::CallExpr *Call);
@@ -239,6 +258,12 @@ struct ModuleRow {
   unsigned Facts;
 };
 
+/// One TORCHTIDY_NAMED_OP row.
+struct NamedOpRow {
+  llvm::StringRef Name;
+  unsigned Forms;
+};
+
 /// One TORCHTIDY_DATA_HOOK row.
 struct DataHookRow {
   llvm::StringRef Base, Method, Namespace;
@@ -250,6 +275,7 @@ llvm::ArrayRef<OpRow> opRows();
 llvm::ArrayRef<IndexSinkRow> indexSinkRows();
 llvm::ArrayRef<ModuleRow> moduleRows();
 llvm::ArrayRef<DataHookRow> dataHookRows();
+llvm::ArrayRef<NamedOpRow> namedOpRows();
 
 /// The sink row for op \p Name in form \p Form, else null.
 const IndexSinkRow *findIndexSink(llvm::StringRef Name, op::Form Form);
