@@ -308,7 +308,7 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
     const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
     const bool Runs = MD && !MD->isStatic() &&
                       (MD->getOverloadedOperator() == OO_Call ||
-                       (MD->getIdentifier() && MD->getName() == "forward") ||
+                       hasOpName(MD, op::Named::forward) ||
                        // A method the user wrote in the module class
                        // (`generate`), not the holder's assignments.
                        (isUserDecl(MD) && !MD->isImplicit() &&

@@ -114,7 +114,7 @@ bool KernelLaunchAnalysis::Impl::isNonZero(const Expr *E,
     return false;
   for (const NonZero::Size &K : Known.Sizes)
     if (K.Tensor == S->Tensor &&
-        (K.Method == "numel" ||
+        (K.Method == opName(op::Named::numel) ||
          (K.Method == S->Method && K.Dim == S->Dim && !K.AnyDim && !S->AnyDim)))
       return true;
   return false;
