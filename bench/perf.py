@@ -30,7 +30,8 @@ Three measurements, on real LibTorch headers:
 
 Usage: bench/perf.py [--build build] [--runs 5] [--project-files 20]
                      [--project-runs 3] [--large-units 70] [--work DIR]
-                     [--json out.json] [--project-only]
+                     [--json out.json] [--project-only | --no-project]
+                     [--example FILE ...]
 """
 
 import argparse
@@ -318,26 +319,39 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--project-only", action="store_true",
                     help="only the project measurements (3.)")
+    ap.add_argument("--no-project", action="store_true",
+                    help="only the measurements of single TUs (1. and 2.)")
+    ap.add_argument("--example", action="append", default=None, metavar="FILE",
+                    help="this file of examples/buggy only (repeatable; default: all)")
     a = ap.parse_args()
+    if a.project_only and a.no_project:
+        ap.error("--project-only and --no-project leave nothing to measure")
     tidy = os.path.join(os.path.abspath(a.build), "bin", "torch-tidy")
     plugin = os.path.join(os.path.abspath(a.build), "lib", "TorchTidy.so")
     work = a.work or tempfile.mkdtemp(prefix="torchtidy-bench-")
     shutil.rmtree(work, ignore_errors=True)
 
-    ex_build = os.path.join(work, "example-build")
-    tus = [("examples/buggy/" + os.path.basename(e["file"]), ex_build, e)
-           for e in sorted(configure(os.path.join(SRC, "examples", "buggy"), ex_build),
-                           key=lambda e: e["file"])]
-    large_src = os.path.join(work, "large")
-    make_large_tu(large_src, a.large_units)
-    large_build = os.path.join(work, "large-build")
-    tus += [("generated large TU", large_build, e) for e in configure(large_src, large_build)]
-    proj_src, proj_build = os.path.join(work, "project"), os.path.join(work, "project-build")
-    make_project(proj_src, a.project_files)
-    configure(proj_src, proj_build)
-
-    rows = [] if a.project_only else measure_tus(tidy, tus, a.runs)
-    project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs)
+    rows, project = [], None
+    if not a.project_only:
+        ex_build = os.path.join(work, "example-build")
+        tus = [("examples/buggy/" + os.path.basename(e["file"]), ex_build, e)
+               for e in sorted(configure(os.path.join(SRC, "examples", "buggy"), ex_build),
+                               key=lambda e: e["file"])]
+        if a.example:
+            unknown = set(a.example) - {os.path.basename(e["file"]) for _, _, e in tus}
+            if unknown:
+                sys.exit("--example: no %s in examples/buggy" % ", ".join(sorted(unknown)))
+            tus = [t for t in tus if os.path.basename(t[2]["file"]) in a.example]
+        large_src = os.path.join(work, "large")
+        make_large_tu(large_src, a.large_units)
+        large_build = os.path.join(work, "large-build")
+        tus += [("generated large TU", large_build, e) for e in configure(large_src, large_build)]
+        rows = measure_tus(tidy, tus, a.runs)
+    if not a.no_project:
+        proj_src, proj_build = os.path.join(work, "project"), os.path.join(work, "project-build")
+        make_project(proj_src, a.project_files)
+        configure(proj_src, proj_build)
+        project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs)
 
     cmd = "bench/perf.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
     if rows:
@@ -358,13 +372,14 @@ def main():
                 s = r["profile_s"].get(c)
                 cells.append("-" if s is None else "%.3f s (%.2f%%)" % (s, 100 * s / r["syntax_only_s"]))
             print("| %s | %s |" % (c, " | ".join(cells)))
-    print("\n## Project of %d files (-j2, %d rounds, medians; `%s`)\n" % (
-        project["files"], a.project_runs, cmd.strip()))
-    print(project_table(project, a.project_runs))
-    med = project["median_s"]
-    print("\nAll runs found the same %d findings as run-clang-tidy. One .cpp changed: %.2f s "
-          "over the no-change run (one file alone: %.2f s)." % (
-              project["findings"], med["one .cpp"] - med["no change"], med["one file"]))
+    if project:
+        print("\n## Project of %d files (-j2, %d rounds, medians; `%s`)\n" % (
+            project["files"], a.project_runs, cmd.strip()))
+        print(project_table(project, a.project_runs))
+        med = project["median_s"]
+        print("\nAll runs found the same %d findings as run-clang-tidy. One .cpp changed: %.2f s "
+              "over the no-change run (one file alone: %.2f s)." % (
+                  project["findings"], med["one .cpp"] - med["no change"], med["one file"]))
     if a.json:
         json.dump({"tus": rows, "project": project}, open(a.json, "w"), indent=1)
 

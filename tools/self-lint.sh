@@ -52,15 +52,39 @@ else
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-export tidy build out
+# The build's compile commands without its precompiled headers (CMake's
+# -Winvalid-pch and -Xclang -include-pch/-include pairs, TORCHTIDY_PCH):
+# the lint reads what each file includes itself, as without the PCH.
+mkdir "$out/db"
+python3 - "$build/compile_commands.json" "$out/db/compile_commands.json" <<'PY'
+import json, shlex, sys
+entries = json.load(open(sys.argv[1]))
+for e in entries:
+    args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
+    kept, i = [], 0
+    while i < len(args):
+        if args[i] == "-Winvalid-pch":
+            i += 1
+        elif (args[i] == "-Xclang" and i + 3 < len(args)
+              and args[i + 1] in ("-include-pch", "-include") and args[i + 2] == "-Xclang"):
+            i += 4
+        else:
+            kept.append(args[i])
+            i += 1
+    e.pop("command", None)
+    e["arguments"] = kept
+json.dump(entries, open(sys.argv[2], "w"), indent=1)
+PY
+db="$out/db"
+export tidy build db out
 lint_one() {
   local f=$1 name
   name=$(echo "$f" | tr '/' '_')
   local extra=()
-  if ! grep -q "\"file\": \"[^\"]*$(basename "$f")\"" "$build/compile_commands.json"; then
+  if ! grep -q "\"file\": \"[^\"]*$(basename "$f")\"" "$db/compile_commands.json"; then
     extra=(-- -std=c++17 -I"$PWD/lib/analysis/include" -isystem /usr/lib/llvm-19/include)
   fi
-  "$tidy" -p "$build" --quiet --checks='misc-include-cleaner' --skip-system-headers \
+  "$tidy" -p "$db" --quiet --checks='misc-include-cleaner' --skip-system-headers \
     --no-preamble-cache --no-results-cache "$f" "${extra[@]}" \
     >"$out/$name.tidy" 2>"$out/$name.err" || true
 }
