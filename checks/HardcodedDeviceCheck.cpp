@@ -5,6 +5,7 @@
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/Basic/OperatorKinds.h"
 #include "clang/Lex/Lexer.h"
@@ -263,8 +264,8 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
       return std::nullopt;
     QualType T = Written->getType();
     const auto *ET = T.getCanonicalType()->getAs<EnumType>();
-    if (ET && ET->getDecl()->getIdentifier() &&
-        ET->getDecl()->getName() == "ScalarType")
+    if (ET &&
+        torchtidy::isClass(ET->getDecl(), torchtidy::KnownClass::ScalarType))
       // `torch::kLong` -> the input's options with that dtype.
       return FixItHint::CreateReplacement(
           R, Device.substr(0, Device.size() - std::string("device()").size()) +

@@ -71,6 +71,8 @@ struct Declared {
   std::map<unsigned, llvm::StringMap<std::vector<const FunctionDecl *>>>
       Functions;
   llvm::StringMap<std::vector<const CXXRecordDecl *>> Classes;
+  /// Every class and enum, declared or defined.
+  llvm::StringMap<std::vector<const TagDecl *>> Tags;
 };
 
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -89,6 +91,11 @@ public:
   bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
     if (RD->getIdentifier() && RD->isThisDeclarationADefinition())
       Out.Classes[RD->getName()].push_back(RD);
+    return true;
+  }
+  bool VisitTagDecl(TagDecl *TD) {
+    if (TD->getIdentifier())
+      Out.Tags[TD->getName()].push_back(TD);
     return true;
   }
 
@@ -323,6 +330,51 @@ TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
   EXPECT_GT(Rows, 0u);
 }
 
+// The classes the analyses test types against (TORCHTIDY_CLASS): isClass
+// recognises a declaration of each in the headers its row names, LibTorch's
+// and the C++ library's through <torch/torch.h>, LibTorch's c10/cuda headers,
+// the CUDA runtime's. (Thrust's rows are not checked: no thrust header is
+// parsed here.)
+TEST_F(TorchOpsTable, EveryClassIsDeclaredWhereItsRowSays) {
+  unsigned Checked = 0;
+  for (unsigned I = 0; I < classRows().size(); ++I) {
+    const ClassRow &Row = classRows()[I];
+    const Declared *In = nullptr;
+    switch (Row.Origin) {
+    case ClassOrigin::Torch:
+    case ClassOrigin::Std:
+      In = Decls;
+      break;
+    case ClassOrigin::TorchCuda:
+      In = C10CudaDecls;
+      break;
+    case ClassOrigin::Cuda:
+      In = CudaDecls;
+      break;
+    case ClassOrigin::Thrust:
+      continue;
+    }
+    // The CUDA toolkit's headers, or the stand-ins that c10/cuda needs, are
+    // missing (the tests of the CUDA rows above skip then too).
+    if (!In)
+      continue;
+    ++Checked;
+    bool Found = llvm::any_of(In->Tags.lookup(Row.Name), [&](const TagDecl *D) {
+      return isClass(D, static_cast<KnownClass>(I));
+    });
+    EXPECT_TRUE(Found) << Row.Name.str() << " is not declared in "
+                       << (Row.Scope.empty() ? "the global namespace"
+                                             : Row.Scope.str())
+                       << " in LibTorch " << Version << "'s headers";
+  }
+  // LibTorch's and the C++ library's rows at least, whatever the machine has.
+  EXPECT_GE(Checked, static_cast<unsigned>(
+                         llvm::count_if(classRows(), [](const ClassRow &Row) {
+                           return Row.Origin == ClassOrigin::Torch ||
+                                  Row.Origin == ClassOrigin::Std;
+                         })));
+}
+
 // A row of a later release (TORCHTIDY_OP_SINCE) names an op that earlier
 // releases do not have, and a row of earlier releases (TORCHTIDY_OP_UNTIL) one
 // that later releases no longer have (else it would be a plain row): the
@@ -458,6 +510,17 @@ TEST(TorchOpsLookup, NamedOpsFollowTheRows) {
   EXPECT_EQ(opName(op::Named::index_put_), "index_put_");
   EXPECT_FALSE(hasOpName(nullptr, op::Named::where));
   EXPECT_FALSE(hasOpName(nullptr, {op::Named::fmod, op::Named::fmod_}));
+}
+
+// KnownClass follows the rows' order, so each name is its row's.
+TEST(TorchOpsLookup, ClassesFollowTheRows) {
+  ASSERT_FALSE(classRows().empty());
+  for (unsigned I = 0; I < classRows().size(); ++I)
+    EXPECT_EQ(className(static_cast<KnownClass>(I)), classRows()[I].Name);
+  EXPECT_EQ(className(KnownClass::Tensor), "Tensor");
+  EXPECT_EQ(className(KnownClass::dim3), "dim3");
+  EXPECT_EQ(classRows()[static_cast<unsigned>(KnownClass::dim3)].Scope, "");
+  EXPECT_EQ(classRows()[static_cast<unsigned>(KnownClass::Scalar)].Scope, "*");
 }
 
 } // namespace

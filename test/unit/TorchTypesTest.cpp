@@ -127,6 +127,49 @@ TEST(TorchTypes, ModuleClassesThroughBases) {
     EXPECT_FALSE(isModuleClass(findClass(*AST, Name))) << Name;
 }
 
+// A class of the table (TORCHTIDY_CLASS) is its name in one of its row's
+// scopes, past inline namespaces (libstdc++'s std::__cxx11::basic_string) and
+// linkage specifications (its std::exception, inside `extern "C++"`); a "*"
+// row is its name in any namespace, a "" row the name in the global
+// namespace only.
+TEST(TorchTypes, ClassesOfTheTable) {
+  auto AST = parse(R"cpp(
+    namespace other {
+    struct Device {};
+    struct Scalar {};
+    struct dim3 {};
+    struct exception {};
+    }
+    struct dim3 {};
+    extern "C++" { struct CUstream_st {}; }
+  )cpp");
+  EXPECT_TRUE(isClass(findClass(*AST, "c10::Device"), KnownClass::Device));
+  EXPECT_FALSE(isClass(findClass(*AST, "other::Device"), KnownClass::Device));
+  // The mock declares at::TensorOptions (the row's second scope; LibTorch's
+  // is c10's).
+  EXPECT_TRUE(
+      isClass(findClass(*AST, "at::TensorOptions"), KnownClass::TensorOptions));
+  EXPECT_TRUE(isClass(findClass(*AST, "other::Scalar"), KnownClass::Scalar));
+  EXPECT_TRUE(isClass(findClass(*AST, "::dim3"), KnownClass::dim3));
+  EXPECT_FALSE(isClass(findClass(*AST, "other::dim3"), KnownClass::dim3));
+  EXPECT_TRUE(
+      isClass(findClass(*AST, "::CUstream_st"), KnownClass::CUstream_st));
+  const clang::CXXRecordDecl *String = findClass(*AST, "std::basic_string");
+  ASSERT_TRUE(String);
+  EXPECT_TRUE(String->getDeclContext()->isInlineNamespace());
+  EXPECT_TRUE(isClass(String, KnownClass::basic_string));
+  const clang::CXXRecordDecl *Exception = findClass(*AST, "std::exception");
+  ASSERT_TRUE(Exception);
+  EXPECT_TRUE(llvm::isa<clang::LinkageSpecDecl>(
+      Exception->getDeclContext()->getParent()));
+  EXPECT_TRUE(isClass(Exception, KnownClass::exception));
+  EXPECT_FALSE(
+      isClass(findClass(*AST, "other::exception"), KnownClass::exception));
+  EXPECT_TRUE(isClass(Exception, {KnownClass::Error, KnownClass::exception}));
+  EXPECT_FALSE(isClass(String, {KnownClass::vector, KnownClass::array}));
+  EXPECT_FALSE(isClass(nullptr, KnownClass::Tensor));
+}
+
 } // namespace
 
 // One device-literal parser for every device model; HIP counts as CUDA.

@@ -29,28 +29,16 @@ const CXXRecordDecl *caughtRecord(const CXXCatchStmt *H) {
   return T.getCanonicalType()->getAsCXXRecordDecl();
 }
 
-bool isNamed(const CXXRecordDecl *RD, llvm::StringRef Name,
-             llvm::StringRef Ns) {
-  if (!RD)
-    return false;
-  // libstdc++ declares std::exception in an `extern "C++"` block.
-  if (Ns == "std")
-    return RD->isInStdNamespace() && RD->getIdentifier() &&
-           RD->getName() == Name;
-  return hasQualifiedName(RD, Name, {Ns});
-}
-
-/// \p RD is \p Name of namespace \p Ns or derives from it.
-bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
-                 llvm::StringRef Ns, unsigned Depth = 0) {
+/// \p RD is class \p C or derives from it.
+bool derivesFrom(const CXXRecordDecl *RD, KnownClass C, unsigned Depth = 0) {
   if (!RD || Depth > limits::HierarchyDepth)
     return false;
-  if (isNamed(RD, Name, Ns))
+  if (isClass(RD, C))
     return true;
   if (!RD->hasDefinition())
     return false;
   for (const CXXBaseSpecifier &B : RD->getDefinition()->bases())
-    if (derivesFrom(B.getType()->getAsCXXRecordDecl(), Name, Ns, Depth + 1))
+    if (derivesFrom(B.getType()->getAsCXXRecordDecl(), C, Depth + 1))
       return true;
   return false;
 }
@@ -61,16 +49,16 @@ CaughtErrors classifyHandler(const CXXCatchStmt *H) {
   const CXXRecordDecl *RD = caughtRecord(H);
   if (!RD)
     return CaughtErrors::None;
-  if (isNamed(RD, "exception", "std") || isNamed(RD, "Error", "c10"))
+  if (isClass(RD, {KnownClass::exception, KnownClass::Error}))
     return CaughtErrors::LibTorch;
-  if (derivesFrom(RD, "OutOfMemoryError", "c10"))
+  if (derivesFrom(RD, KnownClass::OutOfMemoryError))
     return CaughtErrors::OutOfMemory;
-  if (derivesFrom(RD, "CUDAError", "c10"))
+  if (derivesFrom(RD, KnownClass::CUDAError))
     return CaughtErrors::LibTorch;
   // Another c10 error (IndexError, ValueError...): never a CUDA error.
-  if (derivesFrom(RD, "Error", "c10"))
+  if (derivesFrom(RD, KnownClass::Error))
     return CaughtErrors::None;
-  if (derivesFrom(RD, "exception", "std"))
+  if (derivesFrom(RD, KnownClass::exception))
     return CaughtErrors::OtherStd;
   return CaughtErrors::None;
 }
@@ -114,7 +102,7 @@ bool recognisesOutOfMemory(const CXXCatchStmt *H) {
     if (T->isPointerType())
       T = T->getPointeeType();
     return derivesFrom(T.getCanonicalType()->getAsCXXRecordDecl(),
-                       "OutOfMemoryError", "c10");
+                       KnownClass::OutOfMemoryError);
   };
   forEachOwnStmt(H->getHandlerBlock(), [&](const Stmt *S) {
     if (const auto *SL = dyn_cast<StringLiteral>(S)) {

@@ -80,7 +80,7 @@ bool carriesDevice(QualType T) {
 
 static bool isStringType(QualType T) {
   const CXXRecordDecl *RD = namedRecord(T);
-  return hasQualifiedName(RD, "basic_string", {"std"});
+  return isClass(RD, KnownClass::basic_string);
 }
 
 /// What a device literal names, as this model's classes (Meta, XLA,
@@ -176,7 +176,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
     unsigned I = 0;
     if (CE->getNumArgs() > 1) {
       const CXXRecordDecl *Tag = namedRecord(CE->getArg(0)->getType());
-      if (Tag && Tag->getIdentifier() && Tag->getName() == "in_place_t")
+      if (isClass(Tag, KnownClass::in_place_t))
         I = 1;
     }
     DeviceClass C = classify(CE->getArg(I), Depth + 1);

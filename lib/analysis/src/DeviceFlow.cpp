@@ -486,8 +486,7 @@ private:
     } else if (isTensor(P0)) {
       F = eval(A0, St, Depth + 1);
     } else if (const auto *ET = P0.getCanonicalType()->getAs<EnumType>();
-               ET && ET->getDecl()->getIdentifier() &&
-               ET->getDecl()->getName() == "ScalarType") {
+               ET && isClass(ET->getDecl(), KnownClass::ScalarType)) {
       return Self; // a dtype conversion keeps the device
     } else {
       return DeviceFact::unknown();

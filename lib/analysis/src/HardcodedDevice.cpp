@@ -401,7 +401,7 @@ bool makesZeroDim(const CallExpr *Call) {
     if (T->isArithmeticType())
       return true;
     if (const CXXRecordDecl *RD = namedRecord(T))
-      if (RD->getIdentifier() && RD->getName() == "Scalar")
+      if (isClass(RD, KnownClass::Scalar))
         return true;
   }
   for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {

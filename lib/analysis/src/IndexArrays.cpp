@@ -273,7 +273,7 @@ bool isCountingFromNonNegative(const Expr *E, const ASTContext &Ctx,
     Start = Call->getArg(0);
   const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-      CE && RD && RD->getIdentifier() && RD->getName() == "counting_iterator") {
+      CE && RD && isClass(RD, KnownClass::counting_iterator)) {
     if (CE->getNumArgs() == 1 &&
         CE->getArg(0)->getType()->getAsCXXRecordDecl() == RD)
       return isCountingFromNonNegative(CE->getArg(0), Ctx, Depth + 1);

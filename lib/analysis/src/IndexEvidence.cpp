@@ -306,13 +306,11 @@ const CXXRecordDecl *IndexRangeAnalysis::Impl::userDataset(QualType T,
   if (!RD || Depth > limits::OriginDepth)
     return nullptr;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-      Spec &&
-      hasQualifiedName(Spec, "MapDataset", {"torch", "data", "datasets"})) {
+      Spec && isClass(Spec, KnownClass::MapDataset)) {
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
     if (Args.size() != 2 || Args[0].getKind() != TemplateArgument::Type ||
         Args[1].getKind() != TemplateArgument::Type ||
-        !hasQualifiedName(namedRecord(Args[1].getAsType()), "Stack",
-                          {"torch", "data", "transforms"}))
+        !isClass(namedRecord(Args[1].getAsType()), KnownClass::Stack))
       return nullptr;
     return userDataset(Args[0].getAsType(), Depth + 1);
   }

@@ -88,8 +88,7 @@ bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
         return false;
       const auto *RD =
           Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
-      if (Ctor->getNumArgs() == 1 && RD && RD->getIdentifier() &&
-          RD->getName() == "nullopt_t")
+      if (Ctor->getNumArgs() == 1 && isClass(RD, KnownClass::nullopt_t))
         return false;
     }
   }

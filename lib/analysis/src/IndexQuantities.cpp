@@ -308,8 +308,7 @@ unsigned IndexRangeAnalysis::Impl::numericArgs(const CallExpr *Call) {
     QualType T = A->getType();
     if (!(T->isIntegralOrEnumerationType() || T->isRealFloatingType())) {
       const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-      // c10::Scalar
-      if (!(RD && RD->getIdentifier() && RD->getName() == "Scalar"))
+      if (!isClass(RD, KnownClass::Scalar))
         break;
     }
     ++N;

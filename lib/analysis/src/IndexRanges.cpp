@@ -193,7 +193,7 @@ bool isCropCall(const Expr *E) {
         if (const auto *E = dyn_cast<Expr>(S))
           if (const auto *RD =
                   E->getType().getNonReferenceType()->getAsCXXRecordDecl())
-            if (RD->getIdentifier() && RD->getName() == "Slice")
+            if (isClass(RD, KnownClass::Slice))
               IsSlice = true;
       });
       if (IsSlice)

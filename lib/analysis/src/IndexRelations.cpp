@@ -9,6 +9,7 @@
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/Basic/Builtins.h"
@@ -253,14 +254,11 @@ bool IndexRangeAnalysis::Impl::isNone(const Expr *E) {
       return true;
     const auto *RD =
         Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
-    if (RD && RD->getIdentifier() &&
-        (RD->getName() == "nullopt_t" || RD->getName() == "NoneType"))
+    if (isClass(RD, {KnownClass::nullopt_t, KnownClass::NoneType}))
       return true;
   }
-  if (const auto *RD = E->getType().getNonReferenceType()->getAsRecordDecl())
-    return RD->getIdentifier() &&
-           (RD->getName() == "nullopt_t" || RD->getName() == "NoneType");
-  return false;
+  return isClass(E->getType().getNonReferenceType()->getAsRecordDecl(),
+                 {KnownClass::nullopt_t, KnownClass::NoneType});
 }
 
 bool IndexRangeAnalysis::Impl::atMostRows(const Quantity &Kept,

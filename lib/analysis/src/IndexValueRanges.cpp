@@ -136,7 +136,7 @@ const Expr *IndexRangeAnalysis::Impl::extractionInto(const FunctionDecl *FD,
 }
 
 bool IndexRangeAnalysis::Impl::isInputStream(const CXXRecordDecl *RD) {
-  if (hasQualifiedName(RD, "basic_istream", {"std"}))
+  if (isClass(RD, KnownClass::basic_istream))
     return true;
   for (const CXXBaseSpecifier &B : RD->bases())
     if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())

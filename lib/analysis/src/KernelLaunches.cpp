@@ -29,22 +29,22 @@ namespace launches {
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
 const Expr *unwrap(const Expr *E) { return peel::peel(E, peel::Copied); }
 
-/// `c10::ScalarType` (or another enum of c10), by name.
-bool isC10Enum(QualType T, llvm::StringRef Name) {
+/// `c10::ScalarType`, what Tensor::scalar_type() returns.
+bool isScalarTypeValue(QualType T) {
   const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), Name, {"c10"});
+  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
 }
 
 /// caffe2::TypeMeta, what Tensor::dtype() returns.
 bool isTypeMeta(QualType T) {
   const CXXRecordDecl *RD = namedRecord(T);
-  return RD && hasQualifiedName(RD, "TypeMeta", {"caffe2"});
+  return isClass(RD, KnownClass::TypeMeta);
 }
 
 /// at::DeprecatedTypeProperties, what the legacy Tensor::type() returns.
 bool isDeprecatedTypeProperties(QualType T) {
   const CXXRecordDecl *RD = namedRecord(T);
-  return RD && hasQualifiedName(RD, "DeprecatedTypeProperties", {"at"});
+  return isClass(RD, KnownClass::DeprecatedTypeProperties);
 }
 
 /// `cudaStream_t`: a pointer to `struct CUstream_st`.
@@ -53,15 +53,13 @@ bool isCudaStreamType(QualType T) {
   if (!T->isPointerType())
     return false;
   const auto *RD = T->getPointeeType()->getAsRecordDecl();
-  return RD && RD->getIdentifier() && RD->getName() == "CUstream_st";
+  return isClass(RD, KnownClass::CUstream_st);
 }
 
-/// PackedTensorAccessor32/64, GenericPackedTensorAccessor (at::).
+/// at::GenericPackedTensorAccessor, also as PackedTensorAccessor32/64 (alias
+/// templates of it, so their types are its specializations).
 bool isAccessorType(QualType T) {
-  const CXXRecordDecl *RD = namedRecord(T);
-  return RD && (hasQualifiedName(RD, "GenericPackedTensorAccessor", {"at"}) ||
-                hasQualifiedName(RD, "PackedTensorAccessor32", {"at"}) ||
-                hasQualifiedName(RD, "PackedTensorAccessor64", {"at"}));
+  return isClass(namedRecord(T), KnownClass::GenericPackedTensorAccessor);
 }
 
 /// The element type of an accessor type, else a null type.
@@ -136,7 +134,7 @@ bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
 
 /// The ScalarType enumerator \p E evaluates to ("Long"), else "".
 std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || !isC10Enum(E->getType(), "ScalarType"))
+  if (!E || E->isValueDependent() || !isScalarTypeValue(E->getType()))
     return "";
   // kLong is `constexpr auto kLong = ScalarType::Long`: its initialiser.
   for (unsigned I = 0; I < limits::DeviceValueSteps; ++I) {
@@ -509,7 +507,8 @@ bool KernelLaunchAnalysis::usesLibTorch() {
   TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
   for (NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
     if (auto *NS = dyn_cast<NamespaceDecl>(ND))
-      for (NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("Tensor")))
+      for (NamedDecl *Inner :
+           NS->lookup(&Ctx.Idents.get(className(KnownClass::Tensor))))
         if (isa<CXXRecordDecl>(Inner))
           Uses = true;
   P->UsesTorch = Uses;

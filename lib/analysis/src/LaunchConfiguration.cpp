@@ -260,8 +260,7 @@ std::optional<int64_t> KernelLaunchAnalysis::Impl::valueWhenEmptyOf(
 
 bool KernelLaunchAnalysis::Impl::isDim3(QualType T) {
   const CXXRecordDecl *RD = namedRecord(T);
-  return RD && RD->getIdentifier() && RD->getName() == "dim3" &&
-         RD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+  return isClass(RD, KnownClass::dim3);
 }
 
 llvm::SmallVector<const Expr *, 3>

@@ -37,13 +37,7 @@ const Dtype Dtypes[] = {
 
 bool isScalarTypeEnum(QualType T) {
   const auto *ET = T.getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "ScalarType", {"c10"});
-}
-
-bool isRecordNamed(QualType T, llvm::StringRef Name,
-                   llvm::ArrayRef<llvm::StringRef> Namespaces) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && hasQualifiedName(RD, Name, Namespaces);
+  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
 }
 
 bool isDeviceValue(QualType T) {
@@ -139,7 +133,8 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
     }
     if (isScalarTypeEnum(Value->getType()))
       return optionsDtype(Value, Ctx, Depth + 1);
-    if (isRecordNamed(Value->getType(), "TypeMeta", {"caffe2"}))
+    if (isClass(Value->getType().getNonReferenceType()->getAsCXXRecordDecl(),
+                KnownClass::TypeMeta))
       return R; // dtype(caffe2::TypeMeta)
   }
   if (Form == op::Options)
@@ -264,12 +259,11 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier())
     return std::nullopt;
-  if (hasQualifiedName(RD, "Half", {"c10"}))
+  if (isClass(RD, KnownClass::Half))
     return dtypeNamed("Half");
-  if (hasQualifiedName(RD, "BFloat16", {"c10"}))
+  if (isClass(RD, KnownClass::BFloat16))
     return dtypeNamed("BFloat16");
-  if (hasQualifiedName(RD, "complex", {"c10"}) ||
-      (RD->getName() == "complex" && RD->isInStdNamespace())) {
+  if (isClass(RD, KnownClass::complex)) {
     const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
     if (!CTSD || CTSD->getTemplateArgs().size() != 1 ||
         CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)

@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -738,7 +739,7 @@ static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
     if (!Base || isModuleBaseClass(Base))
       continue;
     // torch::nn::Cloneable<Self> adds clone() and no state.
-    if (hasQualifiedName(Base, "Cloneable", {"torch", "nn"}))
+    if (isClass(Base, KnownClass::Cloneable))
       continue;
     UserModuleState S = stateOf(Base, Depth + 1);
     if (S != UserModuleState::Stateless)

@@ -182,8 +182,7 @@ const Expr *rawDataObject(const CallExpr *Call) {
 /// `std::function<...>` under any alias (torch::Deleter).
 static bool isStdFunction(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->getIdentifier() && RD->getName() == "function" &&
-         RD->isInStdNamespace();
+  return isClass(RD, KnownClass::function);
 }
 
 std::optional<FromBlobCall> matchFromBlob(const CallExpr *Call) {
@@ -225,17 +224,17 @@ namespace {
 QualType containerElement(QualType T) {
   T = T.getNonReferenceType();
   const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+  if (!isClass(RD, {KnownClass::vector, KnownClass::basic_string,
+                    KnownClass::array, KnownClass::unique_ptr}))
     return QualType();
   const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
   if (!CTSD || CTSD->getTemplateArgs().size() == 0 ||
       CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return QualType();
-  StringRef Name = RD->getName();
   QualType Arg = CTSD->getTemplateArgs()[0].getAsType();
-  if (Name == "vector" || Name == "basic_string" || Name == "array")
+  if (!isClass(RD, KnownClass::unique_ptr))
     return Arg;
-  if (Name == "unique_ptr" && Arg->isArrayType())
+  if (Arg->isArrayType())
     return QualType(Arg->getArrayElementTypeNoTypeQual(), 0);
   return QualType();
 }

@@ -55,6 +55,12 @@ const NamedOpRow NamedOpRows[] = {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+const ClassRow ClassRows[] = {
+#define TORCHTIDY_CLASS(Name, Scope, Origin)                                   \
+  {#Name, Scope, ClassOrigin::Origin},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 /// The rows by name, built once (function-local statics are thread-safe,
 /// which torch-clangd's worker threads need).
 struct Index {
@@ -84,6 +90,11 @@ llvm::ArrayRef<IndexSinkRow> indexSinkRows() { return SinkRows; }
 llvm::ArrayRef<ModuleRow> moduleRows() { return ModuleRows; }
 llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
 llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
+llvm::ArrayRef<ClassRow> classRows() { return ClassRows; }
+
+llvm::StringRef className(KnownClass C) {
+  return ClassRows[static_cast<unsigned>(C)].Name;
+}
 
 llvm::StringRef opName(op::Named N) {
   return NamedOpRows[static_cast<unsigned>(N)].Name;
@@ -138,8 +149,7 @@ unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
 }
 
 static bool isTensorOptionsClass(const CXXRecordDecl *RD) {
-  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-         hasQualifiedName(RD, "TensorOptions", {"at"});
+  return isClass(RD, KnownClass::TensorOptions);
 }
 
 /// Declared in torch::nn::functional or a namespace inside it (detail).
@@ -223,8 +233,7 @@ bool isTensorMethod(const CXXMethodDecl *MD) {
   if (!MD)
     return false;
   const CXXRecordDecl *RD = MD->getParent();
-  return RD && (hasQualifiedName(RD, "Tensor", {"at"}) ||
-                hasQualifiedName(RD, "TensorBase", {"at"}));
+  return isClass(RD, {KnownClass::Tensor, KnownClass::TensorBase});
 }
 
 llvm::StringRef torchCalleeName(const CallExpr *Call) {

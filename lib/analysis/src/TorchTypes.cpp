@@ -8,11 +8,23 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <vector>
 
 using namespace clang;
 
 namespace torchtidy {
+
+/// \p DC, or the context around it that names it: past inline namespaces
+/// (std::__cxx11) and linkage specifications (libstdc++ declares
+/// std::exception inside `extern "C++"`).
+static const DeclContext *namingContext(const DeclContext *DC) {
+  while (DC && (DC->isInlineNamespace() || isa<LinkageSpecDecl>(DC)))
+    DC = DC->getParent();
+  return DC;
+}
 
 bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
                       llvm::ArrayRef<llvm::StringRef> Namespaces) {
@@ -23,22 +35,79 @@ bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
     return false;
   const DeclContext *DC = D->getDeclContext();
   for (auto It = Namespaces.rbegin(); It != Namespaces.rend(); ++It) {
-    while (DC && DC->isInlineNamespace())
-      DC = DC->getParent();
-    const auto *NS = dyn_cast_or_null<NamespaceDecl>(DC);
+    const auto *NS = dyn_cast_or_null<NamespaceDecl>(namingContext(DC));
     if (!NS || !NS->getIdentifier() || NS->getName() != *It)
       return false;
     DC = NS->getParent();
   }
-  while (DC && DC->isInlineNamespace())
-    DC = DC->getParent();
+  DC = namingContext(DC);
   return DC && DC->isTranslationUnit();
+}
+
+namespace {
+
+/// A TORCHTIDY_CLASS row with its scope split into namespaces.
+struct ClassScopes {
+  llvm::StringRef Name;
+  bool Anywhere = false; // "*"
+  bool Global = false;   // ""
+  llvm::SmallVector<llvm::SmallVector<llvm::StringRef, 3>, 2> Namespaces;
+};
+
+/// The rows' scopes, split once (a function-local static: torch-clangd's
+/// worker threads may ask first at once).
+const std::vector<ClassScopes> &classScopes() {
+  static const std::vector<ClassScopes> Scopes = [] {
+    std::vector<ClassScopes> All;
+    for (const ClassRow &Row : classRows()) {
+      ClassScopes C;
+      C.Name = Row.Name;
+      if (Row.Scope == "*") {
+        C.Anywhere = true;
+      } else if (Row.Scope.empty()) {
+        C.Global = true;
+      } else {
+        llvm::SmallVector<llvm::StringRef, 2> Alternatives;
+        Row.Scope.split(Alternatives, '|');
+        for (llvm::StringRef A : Alternatives) {
+          llvm::SmallVector<llvm::StringRef, 3> Parts;
+          A.split(Parts, "::");
+          C.Namespaces.push_back(Parts);
+        }
+      }
+      All.push_back(std::move(C));
+    }
+    return All;
+  }();
+  return Scopes;
+}
+
+} // namespace
+
+bool isClass(const NamedDecl *D, KnownClass C) {
+  if (!D)
+    return false;
+  const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
+  const IdentifierInfo *II = D->getIdentifier();
+  if (!II || II->getName() != S.Name)
+    return false;
+  if (S.Anywhere)
+    return true;
+  if (S.Global)
+    return hasQualifiedName(D, S.Name, {});
+  return llvm::any_of(S.Namespaces, [&](llvm::ArrayRef<llvm::StringRef> NS) {
+    return hasQualifiedName(D, S.Name, NS);
+  });
+}
+
+bool isClass(const NamedDecl *D, std::initializer_list<KnownClass> Cs) {
+  return llvm::any_of(Cs, [&](KnownClass C) { return isClass(D, C); });
 }
 
 bool isDataExample(QualType T) { return isDataExample(namedRecord(T)); }
 
 bool isDataExample(const RecordDecl *RD) {
-  return hasQualifiedName(RD, "Example", {"torch", "data"});
+  return isClass(RD, KnownClass::Example);
 }
 
 const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {
@@ -47,7 +116,7 @@ const CXXMethodDecl *autogradFunctionForward(const FunctionDecl *Callee) {
     return nullptr;
   const auto *Spec =
       dyn_cast<ClassTemplateSpecializationDecl>(Apply->getParent());
-  if (!Spec || !hasQualifiedName(Spec, "Function", {"torch", "autograd"}))
+  if (!Spec || !isClass(Spec, KnownClass::Function))
     return nullptr;
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
   if (Args.size() != 1 || Args[0].getKind() != TemplateArgument::Type)
@@ -79,11 +148,11 @@ bool isTensorType(QualType T) {
   if (T.isNull())
     return false;
   const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
-  return RD && hasQualifiedName(RD, "Tensor", {"at"});
+  return isClass(RD, KnownClass::Tensor);
 }
 
 bool isModuleBaseClass(const CXXRecordDecl *RD) {
-  return RD && hasQualifiedName(RD, "Module", {"torch", "nn"});
+  return isClass(RD, KnownClass::Module);
 }
 
 template <typename Pred>
@@ -129,7 +198,7 @@ const CXXRecordDecl *getHolderModule(QualType T) {
   if (!RD)
     return nullptr;
   auto IsHolder = [](const CXXRecordDecl *D) {
-    return hasQualifiedName(D, "ModuleHolder", {"torch", "nn"});
+    return isClass(D, KnownClass::ModuleHolder);
   };
   const CXXRecordDecl *Holder = nullptr;
   if (IsHolder(RD)) {
@@ -152,7 +221,7 @@ const CXXRecordDecl *getSharedPtrModule(QualType T) {
   if (T.isNull())
     return nullptr;
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
-  if (!RD || !hasQualifiedName(RD, "shared_ptr", {"std"}))
+  if (!isClass(RD, KnownClass::shared_ptr))
     return nullptr;
   const CXXRecordDecl *Pointee = firstTemplateArgRecord(RD, 0);
   return Pointee && (isModuleClass(Pointee) || isModuleBaseClass(Pointee))
@@ -182,13 +251,11 @@ QualType getContainerElementType(QualType T) {
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier())
     return QualType();
-  for (llvm::StringRef Seq : {"vector", "deque", "list", "array"})
-    if (hasQualifiedName(RD, Seq, {"std"}))
-      return templateArgType(T, 0);
-  for (llvm::StringRef Map : {"map", "unordered_map"})
-    if (hasQualifiedName(RD, Map, {"std"}))
-      return templateArgType(T, 1);
-  if (hasQualifiedName(RD, "OrderedDict", {"torch"}))
+  if (isClass(RD, {KnownClass::vector, KnownClass::deque, KnownClass::list,
+                   KnownClass::array}))
+    return templateArgType(T, 0);
+  if (isClass(RD, {KnownClass::map, KnownClass::unordered_map,
+                   KnownClass::OrderedDict}))
     return templateArgType(T, 1);
   return QualType();
 }
@@ -197,8 +264,7 @@ QualType getOptionalValueType(QualType T) {
   if (T.isNull())
     return QualType();
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
-  if (RD && (hasQualifiedName(RD, "optional", {"c10"}) ||
-             hasQualifiedName(RD, "optional", {"std"})))
+  if (isClass(RD, KnownClass::optional))
     return templateArgType(T, 0);
   return QualType();
 }
@@ -243,13 +309,11 @@ const CXXRecordDecl *namedRecord(QualType T) {
 }
 
 bool isDeviceClass(QualType T) {
-  return hasQualifiedName(namedRecord(T), "Device", {"c10"});
+  return isClass(namedRecord(T), KnownClass::Device);
 }
 
 bool isTensorOptionsClass(QualType T) {
-  const CXXRecordDecl *RD = namedRecord(T);
-  return hasQualifiedName(RD, "TensorOptions", {"c10"}) ||
-         hasQualifiedName(RD, "TensorOptions", {"at"});
+  return isClass(namedRecord(T), KnownClass::TensorOptions);
 }
 
 bool isDeviceTypeEnum(QualType T) {
@@ -257,7 +321,7 @@ bool isDeviceTypeEnum(QualType T) {
     return false;
   const auto *ET =
       T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && hasQualifiedName(ET->getDecl(), "DeviceType", {"c10"});
+  return ET && isClass(ET->getDecl(), KnownClass::DeviceType);
 }
 
 DeviceLiteral deviceTypeLiteral(llvm::StringRef Enumerator) {

@@ -156,6 +156,18 @@ enum class Named : unsigned {
 
 } // namespace op
 
+/// Whose headers declare a TORCHTIDY_CLASS row's class (which headers the
+/// table test reads to check it).
+enum class ClassOrigin : unsigned { Torch, TorchCuda, Std, Cuda, Thrust };
+
+/// The classes and enums the analyses test types against by name
+/// (TORCHTIDY_CLASS rows), in the table's order: `KnownClass::Tensor`,
+/// tested with isClass (TorchTypes.h).
+enum class KnownClass : unsigned {
+#define TORCHTIDY_CLASS(Name, Scope, Origin) Name,
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 /// The facts of the op named \p Name in any of the forms \p Forms.
 uint64_t opFacts(llvm::StringRef Name, unsigned Forms);
 
@@ -264,6 +276,15 @@ struct NamedOpRow {
   unsigned Forms;
 };
 
+/// One TORCHTIDY_CLASS row.
+struct ClassRow {
+  llvm::StringRef Name;
+  /// `|`-separated alternatives of `::`-separated namespaces; "" the global
+  /// namespace, "*" any.
+  llvm::StringRef Scope;
+  ClassOrigin Origin;
+};
+
 /// One TORCHTIDY_DATA_HOOK row.
 struct DataHookRow {
   llvm::StringRef Base, Method, Namespace;
@@ -276,6 +297,10 @@ llvm::ArrayRef<IndexSinkRow> indexSinkRows();
 llvm::ArrayRef<ModuleRow> moduleRows();
 llvm::ArrayRef<DataHookRow> dataHookRows();
 llvm::ArrayRef<NamedOpRow> namedOpRows();
+llvm::ArrayRef<ClassRow> classRows();
+
+/// The name of class \p C ("Tensor" for KnownClass::Tensor).
+llvm::StringRef className(KnownClass C);
 
 /// The sink row for op \p Name in form \p Form, else null.
 const IndexSinkRow *findIndexSink(llvm::StringRef Name, op::Form Form);

@@ -10,11 +10,14 @@
 #ifndef TORCHTIDY_ANALYSIS_TORCHTYPES_H
 #define TORCHTIDY_ANALYSIS_TORCHTYPES_H
 
+#include "torchtidy/analysis/TorchOps.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <initializer_list>
 
 #include <optional>
 
@@ -25,9 +28,18 @@ class SourceManager;
 namespace torchtidy {
 
 /// True when \p D is named \p Name and sits in exactly the namespaces
-/// \p Namespaces (outermost first); inline namespaces are ignored.
+/// \p Namespaces (outermost first); inline namespaces and linkage
+/// specifications (`extern "C++" { namespace std {...} }`) are skipped.
 bool hasQualifiedName(const clang::NamedDecl *D, llvm::StringRef Name,
                       llvm::ArrayRef<llvm::StringRef> Namespaces);
+
+/// \p D is the class (or enum) of TORCHTIDY_CLASS row \p C: named as the
+/// row is, and declared in one of its scopes (TorchOps.def).
+bool isClass(const clang::NamedDecl *D, KnownClass C);
+
+/// \p D is one of the classes \p Cs (`{KnownClass::map,
+/// KnownClass::unordered_map}`).
+bool isClass(const clang::NamedDecl *D, std::initializer_list<KnownClass> Cs);
 
 /// The user's `T::forward(ctx, args...)` that a call of
 /// `torch::autograd::Function<T>::apply(args...)` (\p Callee) runs: its
