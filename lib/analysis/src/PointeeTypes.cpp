@@ -133,8 +133,7 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
     }
     if (isScalarTypeEnum(Value->getType()))
       return optionsDtype(Value, Ctx, Depth + 1);
-    if (isClass(Value->getType().getNonReferenceType()->getAsCXXRecordDecl(),
-                KnownClass::TypeMeta))
+    if (isClass(namedRecord(Value->getType()), KnownClass::TypeMeta))
       return R; // dtype(caffe2::TypeMeta)
   }
   if (Form == op::Options)
@@ -257,8 +256,6 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
     return std::nullopt;
   }
   const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->getIdentifier())
-    return std::nullopt;
   if (isClass(RD, KnownClass::Half))
     return dtypeNamed("Half");
   if (isClass(RD, KnownClass::BFloat16))

@@ -148,10 +148,6 @@ unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
   return index().Modules.lookup((Module + "Impl").str());
 }
 
-static bool isTensorOptionsClass(const CXXRecordDecl *RD) {
-  return isClass(RD, KnownClass::TensorOptions);
-}
-
 /// Declared in torch::nn::functional or a namespace inside it (detail).
 static bool inFunctionalNamespace(const FunctionDecl *FD) {
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
@@ -170,7 +166,7 @@ op::Form formOf(const FunctionDecl *FD) {
     if (isTensorMethod(MD))
       return Method;
     const CXXRecordDecl *RD = MD->getParent();
-    if (isTensorOptionsClass(RD))
+    if (isClass(RD, KnownClass::TensorOptions))
       return op::Options;
     if (isModuleBaseClass(RD))
       return ModuleBase;

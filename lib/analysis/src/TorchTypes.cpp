@@ -26,13 +26,9 @@ static const DeclContext *namingContext(const DeclContext *DC) {
   return DC;
 }
 
-bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
-                      llvm::ArrayRef<llvm::StringRef> Namespaces) {
-  if (!D)
-    return false;
-  const IdentifierInfo *II = D->getIdentifier();
-  if (!II || II->getName() != Name)
-    return false;
+/// \p D sits in exactly the namespaces \p Namespaces (outermost first).
+static bool declaredIn(const NamedDecl *D,
+                       llvm::ArrayRef<llvm::StringRef> Namespaces) {
   const DeclContext *DC = D->getDeclContext();
   for (auto It = Namespaces.rbegin(); It != Namespaces.rend(); ++It) {
     const auto *NS = dyn_cast_or_null<NamespaceDecl>(namingContext(DC));
@@ -42,6 +38,14 @@ bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
   }
   DC = namingContext(DC);
   return DC && DC->isTranslationUnit();
+}
+
+bool hasQualifiedName(const NamedDecl *D, llvm::StringRef Name,
+                      llvm::ArrayRef<llvm::StringRef> Namespaces) {
+  if (!D)
+    return false;
+  const IdentifierInfo *II = D->getIdentifier();
+  return II && II->getName() == Name && declaredIn(D, Namespaces);
 }
 
 namespace {
@@ -94,9 +98,9 @@ bool isClass(const NamedDecl *D, KnownClass C) {
   if (S.Anywhere)
     return true;
   if (S.Global)
-    return hasQualifiedName(D, S.Name, {});
+    return declaredIn(D, {});
   return llvm::any_of(S.Namespaces, [&](llvm::ArrayRef<llvm::StringRef> NS) {
-    return hasQualifiedName(D, S.Name, NS);
+    return declaredIn(D, NS);
   });
 }
 
@@ -249,8 +253,6 @@ QualType getContainerElementType(QualType T) {
   if (T.isNull())
     return QualType();
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getIdentifier())
-    return QualType();
   if (isClass(RD, {KnownClass::vector, KnownClass::deque, KnownClass::list,
                    KnownClass::array}))
     return templateArgType(T, 0);

@@ -18,7 +18,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <initializer_list>
-
 #include <optional>
 
 namespace clang {
