@@ -1,6 +1,7 @@
 //===--- KernelLaunchesTest.cpp - custom CUDA kernel launches -------------===//
 
 #include "torchtidy/analysis/KernelLaunches.h"
+#include "ASTFixture.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -11,10 +12,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace clang;
 using namespace clang::ast_matchers;
 using namespace torchtidy;
+using torchtidy::test::withMockPCH;
 
 namespace {
 
@@ -28,12 +31,17 @@ std::unique_ptr<ASTUnit> parseCuda(const std::string &Code, bool Torch = true) {
       "__global__ void k(float *p, int n) {}\n"
       "__global__ void k2(const float *a, float *b) {}\n" +
       Code;
+  std::vector<std::string> Flags = {"-std=c++17",
+                                    "-isystem",
+                                    TORCHTIDY_MOCK_TORCH_DIR,
+                                    "-nocudainc",
+                                    "-nocudalib",
+                                    "--cuda-host-only",
+                                    "--cuda-gpu-arch=sm_80",
+                                    "-Wno-unknown-cuda-version"};
+  // Without LibTorch the snippet must not see the mock at all.
   auto AST = tooling::buildASTFromCodeWithArgs(
-      Source,
-      {"-std=c++17", "-isystem", TORCHTIDY_MOCK_TORCH_DIR, "-nocudainc",
-       "-nocudalib", "--cuda-host-only", "--cuda-gpu-arch=sm_80",
-       "-Wno-unknown-cuda-version"},
-      "input.cu");
+      Source, Torch ? withMockPCH("cuda", Flags) : Flags, "input.cu");
   EXPECT_TRUE(AST);
   EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred()) << Code;
   return AST;
