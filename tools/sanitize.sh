@@ -76,13 +76,14 @@ step "check suite (driver)"
 step "check suite (plugin in clang-tidy-19)"
 "${lit[@]}" --param tidy=plugin --param preload="$asan_runtime" \
   --filter-out 'robustness-large' test/checks
-# stress-runner.test runs the stress runner on a fake torch-tidy (Python):
-# nothing of ours to instrument there. identical-findings.test analyses every
+# stress-runner.test runs the stress runner on a fake torch-tidy (Python),
+# format.test clang-format, action-lint.test actionlint and ci-run.test
+# .ci/run on stand-in scripts: nothing of ours to instrument there. identical-findings.test analyses every
 # check input four more times to compare outputs, code the check suite and
 # preamble-cache.test already run instrumented.
 step "tool suite (driver; the plugin where a test loads it)"
 "${lit[@]}" --param preload="$asan_runtime" \
-  --filter-out 'stress-runner|identical-findings' test/tools
+  --filter-out 'stress-runner|identical-findings|format|action-lint|ci-run' test/tools
 step "stress suite (${stress_size[*]})"
 python3 test/stress/run_stress.py --torch-tidy "$BUILD_DIR/bin/torch-tidy" \
   --jobs "$JOBS" "${stress_size[@]}"
