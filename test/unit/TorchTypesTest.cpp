@@ -173,6 +173,43 @@ TEST(TorchTypes, ClassesOfTheTable) {
 } // namespace
 
 // One device-literal parser for every device model; HIP counts as CUDA.
+// The dtype and device-type enums under their aliases, through a typedef
+// and through a reference (a parameter's declared type); another enum of
+// the same name elsewhere is neither.
+TEST(TorchTypes, DtypeAndDeviceTypeEnums) {
+  auto AST = parse(R"cpp(
+    namespace mine { enum class ScalarType { Float }; }
+    using Dt = at::ScalarType;
+    struct S {
+      c10::ScalarType a;
+      Dt b;
+      const at::ScalarType &c;
+      mine::ScalarType d;
+      c10::DeviceType e;
+      const torch::DeviceType &f;
+      int g;
+    };
+  )cpp");
+  const auto *RD = findClass(*AST, "S");
+  ASSERT_TRUE(RD);
+  auto TypeOf = [&](llvm::StringRef Name) {
+    return findField(RD, Name)->getType();
+  };
+  for (const char *Name : {"a", "b", "c"}) {
+    EXPECT_TRUE(isScalarTypeEnum(TypeOf(Name))) << Name;
+    EXPECT_FALSE(isDeviceTypeEnum(TypeOf(Name))) << Name;
+  }
+  for (const char *Name : {"e", "f"}) {
+    EXPECT_TRUE(isDeviceTypeEnum(TypeOf(Name))) << Name;
+    EXPECT_FALSE(isScalarTypeEnum(TypeOf(Name))) << Name;
+  }
+  for (const char *Name : {"d", "g"}) {
+    EXPECT_FALSE(isScalarTypeEnum(TypeOf(Name))) << Name;
+    EXPECT_FALSE(isDeviceTypeEnum(TypeOf(Name))) << Name;
+  }
+  EXPECT_FALSE(isScalarTypeEnum(clang::QualType()));
+}
+
 TEST(TorchTypes, DeviceLiterals) {
   using torchtidy::DeviceLiteral;
   using torchtidy::parseDeviceString;

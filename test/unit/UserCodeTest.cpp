@@ -1,6 +1,7 @@
 //===--- UserCodeTest.cpp - what is the user's code -----------------------===//
 
 #include "torchtidy/analysis/UserCode.h"
+#include "torchtidy/analysis/FunctionContext.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -82,6 +83,37 @@ TEST(UserCode, EachUserFunctionOnceAndNoSystemCode) {
   EXPECT_EQ(Sorted, (std::vector<std::string>{
                         "<lambda>", "fromSysMacro", "fromUserMacro", "plain",
                         "tmpl<inst>", "useTmpl", "useTmpl()::Local::method"}));
+}
+
+// Every caller shares one walk of the translation unit (eleven checks and
+// their analyses ask); a new traversal scope is walked again, and only its
+// own declarations' functions are visited.
+TEST(UserCode, OneWalkSharedUntilTheScopeChanges) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  auto Names = [&] {
+    std::vector<std::string> Seen;
+    forEachUserFunction(
+        Ctx, [&](const FunctionDecl *FD) { Seen.push_back(nameOf(FD)); });
+    return Seen;
+  };
+  const std::vector<std::string> First = Names();
+  EXPECT_EQ(First.size(), 7u);
+  EXPECT_EQ(Names(), First);
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 1u);
+
+  Decl *Plain = nullptr;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->getName() == "plain")
+      Plain = D;
+  ASSERT_TRUE(Plain);
+  Ctx.setTraversalScope({Plain});
+  EXPECT_EQ(Names(), std::vector<std::string>{"plain"});
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 2u);
+  Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+  EXPECT_EQ(Names(), First);
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 3u);
 }
 
 TEST(UserCode, LocationsByExpansion) {

@@ -1,6 +1,7 @@
 //===--- FunctionContext.cpp - One function's CFG, shared -----------------===//
 
 #include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/DenseMap.h"
@@ -143,6 +144,16 @@ FunctionContext *FunctionContexts::get(const FunctionDecl *FD) {
   if (!Slot)
     Slot = std::make_unique<FunctionContext>(Def, Ctx);
   return Slot.get();
+}
+
+const std::vector<const FunctionDecl *> &FunctionContexts::userFunctions() {
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  if (!UserFunctions || Scope != UserFunctionsScope) {
+    UserFunctions = detail::collectUserFunctions(Ctx);
+    UserFunctionsScope = std::move(Scope);
+    ++UserFunctionWalks;
+  }
+  return *UserFunctions;
 }
 
 unsigned FunctionContexts::builtCFGs() const {

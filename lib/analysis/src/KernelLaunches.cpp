@@ -29,12 +29,6 @@ namespace launches {
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
 const Expr *unwrap(const Expr *E) { return peel::peel(E, peel::Copied); }
 
-/// `c10::ScalarType`, what Tensor::scalar_type() returns.
-bool isScalarTypeValue(QualType T) {
-  const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
-  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
-}
-
 /// caffe2::TypeMeta, what Tensor::dtype() returns.
 bool isTypeMeta(QualType T) {
   const CXXRecordDecl *RD = namedRecord(T);
@@ -134,7 +128,7 @@ bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
 
 /// The ScalarType enumerator \p E evaluates to ("Long"), else "".
 std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || !isScalarTypeValue(E->getType()))
+  if (!E || E->isValueDependent() || !isScalarTypeEnum(E->getType()))
     return "";
   // kLong is `constexpr auto kLong = ScalarType::Long`: its initialiser.
   for (unsigned I = 0; I < limits::DeviceValueSteps; ++I) {

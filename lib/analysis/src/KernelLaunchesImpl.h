@@ -45,9 +45,6 @@ namespace launches {
 /// \p E without parentheses, implicit nodes, copies and moves of a value.
 const clang::Expr *unwrap(const clang::Expr *E);
 
-/// `c10::ScalarType`, what Tensor::scalar_type() returns.
-bool isScalarTypeValue(clang::QualType T);
-
 /// caffe2::TypeMeta, what Tensor::dtype() returns.
 bool isTypeMeta(clang::QualType T);
 

@@ -394,8 +394,7 @@ KernelLaunchAnalysis::Impl::dispatchedTensor(QualType Element) const {
     E = unwrap(E);
     if (const CXXMemberCallExpr *MC = tensorMethodCall(E)) {
       QualType T = MC->getType();
-      if (isScalarTypeValue(T) || isTypeMeta(T) ||
-          isDeprecatedTypeProperties(T))
+      if (isScalarTypeEnum(T) || isTypeMeta(T) || isDeprecatedTypeProperties(T))
         return MC->getImplicitObjectArgument();
       return nullptr;
     }

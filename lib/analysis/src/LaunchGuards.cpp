@@ -209,7 +209,7 @@ void KernelLaunchAnalysis::Impl::testsWhen(const Expr *C, bool Truth,
           Add(V, Guard::Cuda);
       }
       if (const CXXMemberCallExpr *MC = tensorMethodCall(unwrap(X)))
-        if (isScalarTypeValue(MC->getType()) || isTypeMeta(MC->getType()))
+        if (isScalarTypeEnum(MC->getType()) || isTypeMeta(MC->getType()))
           if (Op == BO_EQ)
             Add(directVariable(MC->getImplicitObjectArgument()), Guard::Dtype);
     }

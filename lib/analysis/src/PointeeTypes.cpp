@@ -35,11 +35,6 @@ const Dtype Dtypes[] = {
     {"BFloat16", 2, Dtype::Floating, "torch::kBFloat16", "bfloat16"},
 };
 
-bool isScalarTypeEnum(QualType T) {
-  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
-  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
-}
-
 bool isDeviceValue(QualType T) {
   return isDeviceClass(T) || isDeviceTypeEnum(T);
 }

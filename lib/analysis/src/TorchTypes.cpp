@@ -326,6 +326,14 @@ bool isDeviceTypeEnum(QualType T) {
   return ET && isClass(ET->getDecl(), KnownClass::DeviceType);
 }
 
+bool isScalarTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET =
+      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
+  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
+}
+
 DeviceLiteral deviceTypeLiteral(llvm::StringRef Enumerator) {
   if (Enumerator == "CPU")
     return DeviceLiteral::CPU;

@@ -1,6 +1,7 @@
 //===--- UserCode.cpp - What is the user's code ---------------------------===//
 
 #include "torchtidy/analysis/UserCode.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -106,8 +107,22 @@ void walkOwn(const Stmt *S, llvm::function_ref<void(const Stmt *)> Visit,
 
 void forEachUserFunction(ASTContext &Ctx,
                          llvm::function_ref<void(const FunctionDecl *)> Visit) {
-  UserFunctionWalker Walker(Visit);
+  // A copy: a Visit that asked again after changing the traversal scope
+  // would otherwise free the list under this loop.
+  const std::vector<const FunctionDecl *> Functions =
+      FunctionContexts::of(Ctx).userFunctions();
+  for (const FunctionDecl *FD : Functions)
+    Visit(FD);
+}
+
+std::vector<const FunctionDecl *>
+detail::collectUserFunctions(ASTContext &Ctx) {
+  std::vector<const FunctionDecl *> Functions;
+  // Named: the walker keeps a function_ref to it.
+  auto Collect = [&](const FunctionDecl *FD) { Functions.push_back(FD); };
+  UserFunctionWalker Walker(Collect);
   Walker.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return Functions;
 }
 
 void forEachOwnStmt(const Stmt *Body,

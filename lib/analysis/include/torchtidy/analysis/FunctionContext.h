@@ -144,6 +144,14 @@ public:
   /// How many contexts have built their CFG (for tests).
   unsigned builtCFGs() const;
 
+  /// The user function definitions that forEachUserFunction visits, in its
+  /// order: one walk of the translation unit (or of its traversal scope),
+  /// made on first use and shared by every analysis and check that asks;
+  /// walked again only when the traversal scope has changed since.
+  const std::vector<const clang::FunctionDecl *> &userFunctions();
+  /// How many walks userFunctions has made (for tests).
+  unsigned userFunctionWalks() const { return UserFunctionWalks; }
+
   /// The translation unit's analysis \p T for \p Config (T constructible
   /// from the ASTContext and a ConfigT, ConfigT comparable with ==): one per
   /// configuration, shared by every check that asks with an equal one.
@@ -170,6 +178,10 @@ private:
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionContext>>
       Contexts;
+  std::optional<std::vector<const clang::FunctionDecl *>> UserFunctions;
+  /// The traversal scope UserFunctions was walked in.
+  std::vector<clang::Decl *> UserFunctionsScope;
+  unsigned UserFunctionWalks = 0;
   /// Last, so that they go before the function contexts they point into.
   std::vector<std::pair<const void *, std::unique_ptr<detail::AnalysisSlot>>>
       TUAnalyses;

@@ -93,6 +93,9 @@ clang::QualType getOptionalValueType(clang::QualType T);
 
 /// `c10::DeviceType`, the enum of kCPU, kCUDA...
 bool isDeviceTypeEnum(clang::QualType T);
+/// \p T (or what a reference of it refers to) is `c10::ScalarType`, the
+/// dtype enum (`torch::kFloat`, what Tensor::scalar_type() returns).
+bool isScalarTypeEnum(clang::QualType T);
 
 /// What a device literal names, for every device model of the analyses.
 /// HIP is decided here, once: it counts as CUDA. ROCm builds of LibTorch run

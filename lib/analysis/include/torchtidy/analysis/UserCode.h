@@ -20,6 +20,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <vector>
+
 namespace torchtidy {
 
 /// \p Loc is valid and its expansion location is not in a system header.
@@ -35,9 +37,20 @@ bool isUserDecl(const clang::Decl *D);
 /// (skipped whole, bodies included), dependent code (its instantiations
 /// are), implicit and defaulted members (their bodies are the compiler's),
 /// and invalid declarations.
+///
+/// The walk is made once per translation unit (and traversal scope) and
+/// shared by every analysis and check that asks
+/// (FunctionContexts::userFunctions).
 void forEachUserFunction(
     clang::ASTContext &Ctx,
     llvm::function_ref<void(const clang::FunctionDecl *)> Visit);
+
+namespace detail {
+/// forEachUserFunction's walk itself, in its order; FunctionContexts keeps
+/// its result.
+std::vector<const clang::FunctionDecl *>
+collectUserFunctions(clang::ASTContext &Ctx);
+} // namespace detail
 
 /// Calls \p Visit for each statement of \p Body in pre-order, not entering
 /// the bodies of lambdas or of local classes' methods (functions of their
