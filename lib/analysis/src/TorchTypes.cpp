@@ -318,20 +318,21 @@ bool isTensorOptionsClass(QualType T) {
   return isClass(namedRecord(T), KnownClass::TensorOptions);
 }
 
-bool isDeviceTypeEnum(QualType T) {
+/// \p T (or what a reference of it refers to) is the enum of row \p Enum.
+static bool isEnumOf(QualType T, KnownClass Enum) {
   if (T.isNull())
     return false;
   const auto *ET =
       T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && isClass(ET->getDecl(), KnownClass::DeviceType);
+  return ET && isClass(ET->getDecl(), Enum);
+}
+
+bool isDeviceTypeEnum(QualType T) {
+  return isEnumOf(T, KnownClass::DeviceType);
 }
 
 bool isScalarTypeEnum(QualType T) {
-  if (T.isNull())
-    return false;
-  const auto *ET =
-      T.getNonReferenceType().getCanonicalType()->getAs<EnumType>();
-  return ET && isClass(ET->getDecl(), KnownClass::ScalarType);
+  return isEnumOf(T, KnownClass::ScalarType);
 }
 
 DeviceLiteral deviceTypeLiteral(llvm::StringRef Enumerator) {
