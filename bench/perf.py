@@ -26,12 +26,15 @@ Three measurements, on real LibTorch headers:
        one .cpp     one file's content changed since the last run
        header       the shared header's content changed since the last run
    plus one file alone with the preamble cached (what one file costs). Every
-   run must report the findings run-clang-tidy reports.
+   run must report the findings run-clang-tidy reports. With --summaries,
+   each round also runs torch-tidy cold and with no change with
+   --no-summaries: what linking the files' summaries (docs/summaries.md)
+   costs against a run without them.
 
 Usage: bench/perf.py [--build build] [--runs 5] [--project-files 20]
                      [--project-runs 3] [--large-units 70] [--work DIR]
                      [--json out.json] [--project-only | --no-project]
-                     [--example FILE ...]
+                     [--example FILE ...] [--summaries]
 """
 
 import argparse
@@ -240,14 +243,18 @@ def append_line(path, text):
         f.write(text)
 
 
-def measure_project(tidy, plugin, root, build, runs):
+SUMMARY_STATES = ("cold, --no-summaries", "no change, --no-summaries")
+
+
+def measure_project(tidy, plugin, root, build, runs, summaries=False):
     """Each round: run-clang-tidy, then torch-tidy in the five STATES, then
     one file alone with the preamble cached; every run's findings must be
     run-clang-tidy's."""
     files = sorted(e["file"] for e in json.load(open(os.path.join(build, "compile_commands.json"))))
     cache = os.path.join(build, "torch-tidy-cache")
     ours = ["-p", build, "-j2", "--checks=" + CHECKS, "--quiet", "--no-progress"]
-    times = {s: [] for s in STATES + ("rct", "one file")}
+    states = STATES + (SUMMARY_STATES if summaries else ())
+    times = {s: [] for s in states + ("rct", "one file")}
     findings, hits, reference = {}, {}, None
     for rnd in range(runs):
         t, r = timed(["run-clang-tidy-19", "-j", "2", "-p", build, "-load", plugin,
@@ -256,9 +263,13 @@ def measure_project(tidy, plugin, root, build, runs):
         times["rct"].append(t)
         reference = sorted(set(FINDING.findall(r.stdout)))
         shutil.rmtree(cache, ignore_errors=True)
-        for state in STATES:
+        for state in states:
             extra = []
-            if state == "warm":
+            if state == SUMMARY_STATES[0]:
+                shutil.rmtree(cache, ignore_errors=True)
+            if state in SUMMARY_STATES:
+                extra = ["--no-summaries"]
+            elif state == "warm":
                 extra = ["--no-results-cache"]
             elif state == "one .cpp":
                 append_line(files[len(files) // 2], "// round %d\n" % rnd)
@@ -281,7 +292,7 @@ def measure_project(tidy, plugin, root, build, runs):
     med = {k: median(v) for k, v in times.items()}
     return {"files": len(files), "findings": len(reference), "median_s": med, "runs_s": times,
             "results_cache": hits,
-            "speedup": {s: med["rct"] / med[s] for s in STATES}}
+            "speedup": {s: med["rct"] / med[s] for s in states}}
 
 
 def project_table(p, runs):
@@ -291,13 +302,15 @@ def project_table(p, runs):
     rows = [("`run-clang-tidy-19 -j2 -load build/lib/TorchTidy.so`", "rct", "1 (reference)")]
     label = {"cold": "cold: both caches empty", "warm": "warm: preamble cached, `--no-results-cache`",
              "no change": "no change since the last run", "one .cpp": "one `.cpp` changed",
-             "header": "the shared header changed"}
+             "header": "the shared header changed",
+             SUMMARY_STATES[0]: "cold, `--no-summaries`",
+             SUMMARY_STATES[1]: "no change, `--no-summaries`"}
     out = ["| run | wall time (runs) | per file | vs run-clang-tidy | results cache |",
            "|---|---:|---:|---:|---:|"]
     out.append("| %s | %.1f s (%s) | %.2f s | 1 | - |" % (rows[0][0], med["rct"], fmt(p["runs_s"]["rct"]),
                                                       med["rct"] / n))
     plural = lambda k, one, many: "%d %s" % (k, one if k == 1 else many)
-    for s in STATES:
+    for s in [s for s in STATES + SUMMARY_STATES if s in med]:
         hm = p["results_cache"].get(s)
         cache = "off" if hm is None else "%s, %s" % (plural(hm[0], "hit", "hits"),
                                                    plural(hm[1], "miss", "misses"))
@@ -323,6 +336,8 @@ def main():
                     help="only the measurements of single TUs (1. and 2.)")
     ap.add_argument("--example", action="append", default=None, metavar="FILE",
                     help="this file of examples/buggy only (repeatable; default: all)")
+    ap.add_argument("--summaries", action="store_true",
+                    help="also run the project cold and unchanged with --no-summaries")
     a = ap.parse_args()
     if a.project_only and a.no_project:
         ap.error("--project-only and --no-project leave nothing to measure")
@@ -351,7 +366,8 @@ def main():
         proj_src, proj_build = os.path.join(work, "project"), os.path.join(work, "project-build")
         make_project(proj_src, a.project_files)
         configure(proj_src, proj_build)
-        project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs)
+        project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs,
+                                  a.summaries)
 
     cmd = "bench/perf.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
     if rows:
@@ -380,6 +396,10 @@ def main():
         print("\nAll runs found the same %d findings as run-clang-tidy. One .cpp changed: %.2f s "
               "over the no-change run (one file alone: %.2f s)." % (
                   project["findings"], med["one .cpp"] - med["no change"], med["one file"]))
+        if a.summaries:
+            print("Summaries linked (the default) against `--no-summaries`: cold %.2fx, "
+                  "no change %.2fx." % (med["cold"] / med[SUMMARY_STATES[0]],
+                                        med["no change"] / med[SUMMARY_STATES[1]]))
     if a.json:
         json.dump({"tus": rows, "project": project}, open(a.json, "w"), indent=1)
 

@@ -1,6 +1,9 @@
 //===--- CudaInDatasetGetCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CudaInDatasetGetCheck.h"
+#include "SourceText.h"
+
+#include "llvm/Support/Path.h"
 
 namespace clang::tidy::libtorch {
 
@@ -14,7 +17,7 @@ void CudaInDatasetGetCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void CudaInDatasetGetCheck::checkFunction(const FunctionDecl *FD,
-                                          ASTContext &) {
+                                          ASTContext &Ctx) {
   // The hooks are the user's methods that override one of the table's data
   // hooks (TorchOps.def).
   const auto *Hook = dyn_cast<CXXMethodDecl>(FD);
@@ -24,37 +27,7 @@ void CudaInDatasetGetCheck::checkFunction(const FunctionDecl *FD,
   if (!Work)
     Work = std::make_unique<torchtidy::CudaWorkFinder>(MaxCallDepth);
   for (const torchtidy::CudaWorkFinding &F : Work->find(Hook))
-    report(Hook, F);
-}
-
-/// What the operation does, as the start of a sentence or a note.
-static std::string describe(const torchtidy::CudaOp &Op) {
-  using torchtidy::CudaOp;
-  const bool Configurable = Op.Device == torchtidy::DeviceClass::Configurable;
-  const char *Where =
-      Configurable ? "a device that is not provably the CPU" : "a CUDA device";
-  std::string Name;
-  if (Op.Callee && Op.Callee->getDeclName())
-    Name = Op.Callee->getNameAsString();
-  switch (Op.K) {
-  case CudaOp::MoveToDevice:
-    return "'" + Name + "' moves a tensor to " + Where;
-  case CudaOp::CudaMethod:
-    return "'cuda' moves a tensor to the GPU";
-  case CudaOp::Factory:
-    return "'" + Name + "' creates a tensor on " + Where;
-  case CudaOp::CudaLibrary:
-    return "'" + (Op.Callee ? Op.Callee->getQualifiedNameAsString() : Name) +
-           "' works on the current CUDA device";
-  case CudaOp::CudaRuntime:
-    return "'" + Name + "' is a CUDA runtime call";
-  case CudaOp::KernelLaunch:
-    return "a CUDA kernel launch";
-  case CudaOp::CudaMemberRead:
-    return "reading '" + Op.Member->getNameAsString() +
-           "', a tensor member the class moved to CUDA";
-  }
-  return "CUDA work";
+    report(Hook, F, Ctx.getSourceManager());
 }
 
 static const char *const WhyAndWhat =
@@ -65,19 +38,25 @@ static const char *const WhyAndWhat =
     "batch.data.to(device)";
 
 void CudaInDatasetGetCheck::report(const CXXMethodDecl *Hook,
-                                   const torchtidy::CudaWorkFinding &F) {
+                                   const torchtidy::CudaWorkFinding &F,
+                                   SourceManager &SM) {
   const Expr *At = F.Chain.empty() ? F.Op.Site : F.Chain.front().Call;
   SourceLocation Loc = At->getExprLoc();
   if (!firstReport(Loc))
     return;
+  if (F.External) {
+    reportExternal(Hook, F, SM);
+    return;
+  }
   if (F.Chain.empty()) {
     // "reading 'x_', a tensor member ..., in 'D::get'": an apposition.
     diag(Loc, "%0%select{|,}1 in %q2, %3")
-        << describe(F.Op) << (F.Op.K == torchtidy::CudaOp::CudaMemberRead)
-        << Hook << WhyAndWhat;
+        << torchtidy::describeCudaOp(F.Op)
+        << (F.Op.K == torchtidy::CudaOp::CudaMemberRead) << Hook << WhyAndWhat;
   } else {
     diag(Loc, "%q0 does CUDA work (%1) in %q2, %3")
-        << F.Chain.front().Callee << describe(F.Op) << Hook << WhyAndWhat;
+        << F.Chain.front().Callee << torchtidy::describeCudaOp(F.Op) << Hook
+        << WhyAndWhat;
     for (size_t I = 1; I < F.Chain.size(); ++I)
       diag(F.Chain[I].Call->getExprLoc(), "%q0 calls %q1 here",
            DiagnosticIDs::Note)
@@ -87,12 +66,48 @@ void CudaInDatasetGetCheck::report(const CXXMethodDecl *Hook,
           << F.Op.Member;
     else
       diag(F.Op.Site->getExprLoc(), "%0 here", DiagnosticIDs::Note)
-          << describe(F.Op);
+          << torchtidy::describeCudaOp(F.Op);
   }
   if (F.Op.K == torchtidy::CudaOp::CudaMemberRead && F.Op.MovedAt)
     diag(F.Op.MovedAt->getBeginLoc(), "%0 is made a CUDA tensor here",
          DiagnosticIDs::Note)
         << F.Op.Member;
+}
+
+/// CUDA work in a function of another translation unit, as the project's
+/// summary of it says: the finding at the call in this unit, then a note
+/// at each call on the way and at the work, in the files that hold them.
+void CudaInDatasetGetCheck::reportExternal(const CXXMethodDecl *Hook,
+                                           const torchtidy::CudaWorkFinding &F,
+                                           SourceManager &SM) {
+  // externalWork finds only summaries with CUDA work.
+  if (!F.External || !F.External->CudaWork)
+    return;
+  const torchtidy::FunctionSummary &Callee = *F.External;
+  const torchtidy::FunctionSummary::CudaWorkFact &Work = *Callee.CudaWork;
+  const SourceLocation Loc = F.Chain.front().Call->getExprLoc();
+  diag(Loc, "%q0 does CUDA work (%1, in '%2') in %q3, %4")
+      << F.Chain.front().Callee << Work.What
+      << llvm::sys::path::filename(Work.At.File) << Hook << WhyAndWhat;
+  for (size_t I = 1; I < F.Chain.size(); ++I)
+    diag(F.Chain[I].Call->getExprLoc(), "%q0 calls %q1 here",
+         DiagnosticIDs::Note)
+        << F.Chain[I - 1].Callee << F.Chain[I].Callee;
+  // A place that cannot be read any more (the file moved since the
+  // summary) is named in the note's text at the call instead.
+  auto NoteAt = [&](const torchtidy::SourcePlace &P, llvm::StringRef Text) {
+    const SourceLocation L = locationOf(P, SM);
+    if (L.isValid())
+      diag(L, Text, DiagnosticIDs::Note);
+    else
+      diag(Loc,
+           (Text + " (" + P.File + ":" + std::to_string(P.Line) + ")").str(),
+           DiagnosticIDs::Note);
+  };
+  for (const torchtidy::SummaryStep &S : Work.Via)
+    NoteAt(S.At, "'" + S.Caller + "' calls '" + S.Callee + "' here");
+  NoteAt(Work.At,
+         Work.What + " here (the project's summary of '" + Callee.Name + "')");
 }
 
 } // namespace clang::tidy::libtorch

@@ -26,7 +26,10 @@ private:
   void checkFunction(const FunctionDecl *FD, ASTContext &Ctx) override;
   void endTranslationUnit() override { Work.reset(); }
   void report(const CXXMethodDecl *Hook,
-              const torchtidy::CudaWorkFinding &Finding);
+              const torchtidy::CudaWorkFinding &Finding, SourceManager &SM);
+  void reportExternal(const CXXMethodDecl *Hook,
+                      const torchtidy::CudaWorkFinding &Finding,
+                      SourceManager &SM);
 
   const unsigned MaxCallDepth;
   /// One finder per translation unit, so each body is scanned once however

@@ -168,4 +168,14 @@ llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM) {
   return Indent.trim().empty() ? Indent : "";
 }
 
+SourceLocation locationOf(const torchtidy::SourcePlace &P, SourceManager &SM) {
+  if (P.File.empty() || P.Line == 0)
+    return {};
+  OptionalFileEntryRef FE = SM.getFileManager().getOptionalFileRef(P.File);
+  if (!FE)
+    return {};
+  const FileID FID = SM.getOrCreateFileID(*FE, SrcMgr::C_User);
+  return SM.translateLineCol(FID, P.Line, std::max(1U, P.Column));
+}
+
 } // namespace clang::tidy::libtorch

@@ -9,6 +9,7 @@
 #ifndef TORCHTIDY_CHECKS_SOURCETEXT_H
 #define TORCHTIDY_CHECKS_SOURCETEXT_H
 
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
@@ -55,6 +56,12 @@ std::string writtenText(const Expr *E, const ASTContext &Ctx);
 /// The whitespace before \p Loc on its line, or "" when code precedes it
 /// there (a fix-it inserting a line before \p Loc indents it the same).
 llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM);
+
+/// Where \p P, a place in a file of the project that a summary names
+/// (ProjectSummaries.h), is in \p SM, which loads the file when the
+/// translation unit did not include it; invalid when the file cannot be
+/// read. Lines and columns past the file's end land on its end.
+SourceLocation locationOf(const torchtidy::SourcePlace &P, SourceManager &SM);
 
 } // namespace clang::tidy::libtorch
 

@@ -200,15 +200,14 @@ def relpath(path, root):
     return path
 
 
-def run_tu(tidy, build_dir, root, checks, file, timeout):
-    """Runs torch-tidy on one TU; returns its status and raw diagnostics."""
+def run_exported(cmd, timeout):
+    """Runs torch-tidy's command cmd with --export-fixes to a temporary file;
+    returns its output, exit status (or "timeout"), seconds and diagnostics."""
     import yaml
     fd, fixes = tempfile.mkstemp(prefix="realcode-", suffix=".yaml")
     os.close(fd)
     os.unlink(fixes)
-    cmd = [tidy, "-p", build_dir, "--checks=" + checks,
-           "--header-filter=^" + re.escape(root + os.sep),
-           "--export-fixes=" + fixes, os.path.join(root, file)]
+    cmd = cmd + ["--export-fixes=" + fixes]
     start = time.time()
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -223,6 +222,14 @@ def run_tu(tidy, build_dir, root, checks, file, timeout):
             doc = yaml.safe_load(f) or {}
         os.unlink(fixes)
         diags = doc.get("Diagnostics") or []
+    return out, rc, seconds, diags, " ".join(shlex.quote(c) for c in cmd)
+
+
+def run_tu(tidy, build_dir, root, checks, file, timeout):
+    """Runs torch-tidy on one TU; returns its status and raw diagnostics."""
+    out, rc, seconds, diags, cmd = run_exported(
+        [tidy, "-p", build_dir, "--checks=" + checks,
+         "--header-filter=^" + re.escape(root + os.sep), os.path.join(root, file)], timeout)
     errors = [d for d in diags if d.get("DiagnosticName") == "clang-diagnostic-error"]
     crashed = rc == "timeout" or (isinstance(rc, int) and rc < 0) or \
         "Stack dump" in out or "PLEASE submit a bug report" in out
@@ -233,8 +240,22 @@ def run_tu(tidy, build_dir, root, checks, file, timeout):
         first_errors = [d["DiagnosticMessage"]["Message"] for d in errors][:3]
     return {"file": file, "rc": rc, "seconds": round(seconds, 1),
             "parse_failed": parse_failed, "crashed": crashed,
-            "errors": first_errors, "diagnostics": diags,
-            "command": " ".join(shlex.quote(c) for c in cmd)}
+            "errors": first_errors, "diagnostics": diags, "command": cmd}
+
+
+def run_project(tidy, build_dir, root, checks, jobs, timeout, summaries):
+    """Runs torch-tidy -p over the whole compile database at once (a project
+    run, which links the files' summaries unless summaries is False:
+    docs/summaries.md); returns one result in run_tu's form for them all."""
+    cmd = [tidy, "-p", build_dir, "-j", str(jobs), "--no-progress", "--checks=" + checks,
+           "--header-filter=^" + re.escape(root + os.sep)]
+    if not summaries:
+        cmd.append("--no-summaries")
+    out, rc, seconds, diags, cmd = run_exported(cmd, timeout)
+    summary = [l for l in out.splitlines() if l.startswith("torch-tidy: ")]
+    return {"file": "(project run)", "rc": rc, "seconds": round(seconds, 1),
+            "parse_failed": rc == 2, "crashed": rc == "timeout" or "Stack dump" in out,
+            "errors": summary[-1:], "diagnostics": diags, "command": cmd}
 
 
 def findings_of(project, root, results):
@@ -464,6 +485,10 @@ def main():
     ap.add_argument("--blind", default=os.path.join(HERE, "blind"),
                     help="the blind-read bug lists (NAME.json); recall is measured against "
                          "them where a project has one (default %(default)s; '' for labels.json's)")
+    ap.add_argument("--project-run", choices=("summaries", "no-summaries"),
+                    help="run torch-tidy -p once per project (a project run) instead of once "
+                         "per TU: with the files' summaries linked (docs/summaries.md) or "
+                         "with --no-summaries")
     ap.add_argument("--list-unjudged", action="store_true",
                     help="print every finding with no label, with its notes")
     args = ap.parse_args()
@@ -517,16 +542,23 @@ def main():
                                              len(tus),
                                              ", %d files missing from the snapshot" % len(missing)
                                              if missing else ""), file=sys.stderr, flush=True)
-        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            results = list(pool.map(
-                lambda tu: run_tu(tidy, build, root, args.checks, tu["file"], args.timeout),
-                tus))
+        if args.project_run:
+            # The cache of an earlier run would hide the cost.
+            shutil.rmtree(os.path.join(build, "torch-tidy-cache"), ignore_errors=True)
+            results = [run_project(tidy, build, root, args.checks, args.jobs,
+                                   args.timeout * max(1, len(tus)),
+                                   args.project_run == "summaries")]
+        else:
+            with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+                results = list(pool.map(
+                    lambda tu: run_tu(tidy, build, root, args.checks, tu["file"],
+                                      args.timeout), tus))
         for r in results:
             state = "CRASH" if r["crashed"] else "ERROR" if r["parse_failed"] else "ok"
             n = sum(1 for d in r["diagnostics"] if d.get("DiagnosticName") != "clang-diagnostic-error")
             print("  %-5s %5.1fs %3d  %s" % (state, r["seconds"], n, r["file"]),
                   file=sys.stderr, flush=True)
-            for e in r["errors"] if state != "ok" else []:
+            for e in r["errors"] if state != "ok" or args.project_run else []:
                 print("        " + e, file=sys.stderr)
         all_findings += findings_of(p, root, results)
         for r in results:

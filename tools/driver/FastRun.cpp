@@ -11,6 +11,8 @@
 #include "ClangTidyDiagnosticConsumer.h"
 #include "ClangTidyModule.h"
 #include "ClangTidyOptions.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/UserCode.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -139,6 +141,26 @@ private:
   unsigned Seen = 0;
 };
 
+/// After the checks (so that it knows what they asked the project about),
+/// summarises the translation unit for the project's other files
+/// (ProjectSummaries.h), as JSON text into \p Into.
+class SummaryConsumer : public ASTConsumer {
+public:
+  explicit SummaryConsumer(std::string &Into) : Into(Into) {}
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    torchtidy::TranslationUnitSummary S = torchtidy::summarizeTranslationUnit(
+        Context, torchtidy::limits::SummaryCallDepth);
+    S.Asked = torchtidy::ProjectSummaries::instance().takeAsked();
+    Into.clear();
+    llvm::raw_string_ostream OS(Into);
+    OS << llvm::json::Value(toJSON(S));
+  }
+
+private:
+  std::string &Into;
+};
+
 /// Whether every check enabled for a file is one of ours, by the file's
 /// `Checks` (cached: a project has few distinct configurations).
 class CheckSetFilter {
@@ -193,7 +215,36 @@ struct Recording {
   std::string OwnPCH;
   std::string FrontendOutput;
   std::string WorkingDir;
+  std::string Summary;
 };
+
+/// The linked summaries a worker was given (--summaries-in), loaded for the
+/// checks; the content hash of the file, for the results cache's key, or ""
+/// when there are none (or they cannot be read: then the file is analysed
+/// as without them, and the reason is said on stderr).
+std::string loadSummaries(llvm::StringRef Path) {
+  torchtidy::ProjectSummaries::instance().clear();
+  if (Path.empty())
+    return "";
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    llvm::errs() << "torch-tidy: cannot read the summaries '" << Path
+                 << "': " << Buf.getError().message() << "\n";
+    return "";
+  }
+  torchtidy::LinkedSummaries Linked;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+  llvm::json::Path::Root Root;
+  if (!V || !fromJSON(*V, Linked, Root)) {
+    llvm::errs() << "torch-tidy: ignoring the summaries '" << Path << "': "
+                 << (V ? llvm::toString(Root.getError())
+                       : llvm::toString(V.takeError()))
+                 << "\n";
+    return "";
+  }
+  torchtidy::ProjectSummaries::instance().set(std::move(Linked));
+  return contentHash((*Buf)->getBuffer());
+}
 
 /// Whether \p Path is in the directory \p Dir.
 bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
@@ -272,6 +323,11 @@ private:
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
       Consumers.push_back(std::make_unique<UserScopeConsumer>(File.str()));
       Consumers.push_back(std::move(Tidy));
+      // Only the libtorch checks ask the project's summaries.
+      if (Parent.Filter.onlyLibTorchChecks(File))
+        Consumers.push_back(std::make_unique<SummaryConsumer>(
+            Parent.Record ? Parent.Record->Summary
+                          : fastRunSummary().UnitSummary));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
 
@@ -324,7 +380,8 @@ bool printsBesidesDiagnostics(llvm::StringRef Arg) {
 CacheKey resultsKey(ClangTidyContext &Context,
                     const std::vector<CompileCommand> &Commands,
                     llvm::StringRef File, llvm::StringRef AbsoluteFile,
-                    bool ApplyAnyFix, bool Quiet) {
+                    bool ApplyAnyFix, bool Quiet,
+                    llvm::StringRef SummariesHash) {
   CacheKey Key;
   Key.add("torch-tidy", torchTidyIdentity());
 
@@ -374,6 +431,10 @@ CacheKey resultsKey(ClangTidyContext &Context,
           {ApplyAnyFix ? "fix-notes" : "", Quiet ? "quiet" : "",
            Fast.UserScope ? "scope" : "full",
            Fast.PreambleCache ? "preamble" : "no-preamble"});
+  // A file analysed again with the project's summaries (ProjectSummaries.h)
+  // depends on what they say; without, the key is as it always was.
+  if (!SummariesHash.empty())
+    Key.add("the project's summaries", {SummariesHash.str()});
   return Key;
 }
 
@@ -497,9 +558,10 @@ bool storeResults(ResultsCache &Results, const CacheKey &Key,
       return false;
     }
   }
-  if (!Results.store(Key, AbsoluteFile,
-                     CachedRun{Errors, Stats, Record.FrontendOutput},
-                     std::move(Inputs))) {
+  if (!Results.store(
+          Key, AbsoluteFile,
+          CachedRun{Errors, Stats, Record.FrontendOutput, Record.Summary},
+          std::move(Inputs))) {
     logLine("results cache: not stored, cannot write to " +
                 Results.resultsDir(),
             AbsoluteFile);
@@ -521,6 +583,8 @@ runClangTidyFast(ClangTidyContext &Context,
   Summary.Ran = true;
   Summary.Files += InputFiles.size();
   CheckSetFilter Filter(Context);
+  const std::string SummariesHash = loadSummaries(Fast.SummariesIn);
+  Summary.UnitSummary.clear();
   auto Count = [&](std::vector<ClangTidyError> Errors) {
     for (const ClangTidyError &E : Errors)
       if (E.DiagnosticName == "clang-diagnostic-error")
@@ -548,7 +612,7 @@ runClangTidyFast(ClangTidyContext &Context,
       logLine("results cache: " + Unusable, AbsoluteFile);
     } else {
       Key = resultsKey(Context, Commands, InputFiles.front(), AbsoluteFile,
-                       ApplyAnyFix, Quiet);
+                       ApplyAnyFix, Quiet, SummariesHash);
       Results.emplace(Fast.CacheDir, BaseFS);
       ResultsCache::Lookup Hit = Results->lookup(*Key, AbsoluteFile);
       if (Hit.Run) {
@@ -556,6 +620,7 @@ runClangTidyFast(ClangTidyContext &Context,
                 AbsoluteFile);
         ++Summary.ResultsHits;
         llvm::errs() << Hit.Run->FrontendOutput;
+        Summary.UnitSummary = Hit.Run->Summary;
         addStats(contextStats(Context), Hit.Run->Stats);
         return Count(std::move(Hit.Run->Errors));
       }
@@ -628,6 +693,8 @@ runClangTidyFast(ClangTidyContext &Context,
   std::vector<ClangTidyError> Errors = DiagConsumer.take();
   bool Wrote = Preambles && Preambles->wroteEntry();
 
+  if (Record)
+    Summary.UnitSummary = Record->Summary;
   if (Key && Results && Record)
     Wrote |=
         storeResults(*Results, *Key, AbsoluteFile, *Record, *FS, ToolStatus,

@@ -44,6 +44,12 @@ struct FastRunOptions {
   bool UserScopeForAllChecks = false;
   /// Say on stderr what the caches and the traversal scope do for each file.
   bool CacheVerbose = false;
+  /// A project run links the files' summaries (ProjectSummaries.h) and
+  /// analyses again the files they concern (--no-summaries: off).
+  bool Summaries = true;
+  /// A worker of a project run: the linked summaries to analyse its file
+  /// with (--summaries-in=FILE, written by the runner).
+  std::string SummariesIn;
 };
 
 /// Set by main before clangTidyMain runs.
@@ -58,6 +64,8 @@ struct FastRunSummary {
   /// apart.
   std::map<std::string, unsigned> FindingsByCheck;
   unsigned CompilerErrors = 0;
+  /// The summary of the last file analysed, as JSON text ("" when none).
+  std::string UnitSummary;
 };
 FastRunSummary &fastRunSummary();
 

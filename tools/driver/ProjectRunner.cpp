@@ -1,9 +1,13 @@
 //===--- ProjectRunner.cpp - torch-tidy over many files -------------------===//
 
 #include "ProjectRunner.h"
+#include "CacheDirectory.h"
 #include "DriverCompat.h"
 #include "RunSummary.h"
 #include "Sarif.h"
+
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/DiagnosticsYaml.h" // IWYU pragma: keep (YAML traits)
@@ -40,6 +44,8 @@ namespace {
 struct Job {
   std::string File;
   std::string OutputPath, FixesPath, ReportPath;
+  /// The linked summaries of a second analysis (ProjectSummaries.h).
+  std::string SummariesIn;
   llvm::sys::ProcessInfo Process;
   bool Started = false, Finished = false, Printed = false;
   int ReturnCode = 0;
@@ -95,6 +101,52 @@ void readResults(Job &J) {
   for (const auto &D : J.Diagnostics)
     if (D.DiagnosticName == "clang-diagnostic-error")
       J.ParseFailed = true;
+}
+
+/// Links the summaries the workers reported (ProjectSummaries.h) and
+/// prepares a second analysis of each file whose checks asked about a
+/// function that another file's summary says something of: its linked
+/// summaries go to a file of \p TempDir, and the job starts afresh.
+/// Returns the jobs to run again, in file order.
+std::vector<size_t> analyseAgainWithSummaries(std::vector<Job> &Jobs,
+                                              llvm::StringRef TempDir) {
+  std::vector<torchtidy::TranslationUnitSummary> Units(Jobs.size());
+  for (size_t K = 0; K < Jobs.size(); ++K) {
+    // A file without a summary (it crashed, other checks ran) links
+    // nothing and is not analysed again.
+    std::string Text = readWorkerSummary(Jobs[K].ReportPath);
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+    llvm::json::Path::Root Root;
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      continue;
+    }
+    if (!fromJSON(*V, Units[K], Root))
+      Units[K] = {};
+  }
+  const std::map<std::string, torchtidy::FunctionSummary> Linked =
+      torchtidy::linkSummaries(Units, torchtidy::limits::SummaryLinkDepth);
+  std::vector<size_t> Again;
+  for (size_t K = 0; K < Jobs.size(); ++K) {
+    torchtidy::LinkedSummaries For = torchtidy::summariesFor(Units[K], Linked);
+    if (For.Functions.empty())
+      continue;
+    Job &J = Jobs[K];
+    std::string Path = (TempDir + "/" + std::to_string(K) + ".summaries").str();
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    OS << llvm::json::Value(toJSON(For));
+    if (!writeFileAtomically(Path, Text))
+      continue; // the first analysis stands
+    J.SummariesIn = std::move(Path);
+    J.Started = J.Finished = J.Printed = false;
+    J.ReturnCode = 0;
+    J.Output.clear();
+    J.Diagnostics.clear();
+    J.ParseFailed = J.Crashed = false;
+    Again.push_back(K);
+  }
+  return Again;
 }
 
 } // namespace
@@ -178,6 +230,8 @@ int runProject(ProjectOptions O) {
     Args.insert(Args.end(), O.TidyArgs.begin(), O.TidyArgs.end());
     Args.push_back("--export-fixes=" + J.FixesPath);
     Args.push_back("--worker-report=" + J.ReportPath);
+    if (!J.SummariesIn.empty())
+      Args.push_back("--summaries-in=" + J.SummariesIn);
     if (!LineFilter.empty())
       Args.push_back(LineFilter);
     Args.push_back(J.File);
@@ -199,57 +253,98 @@ int runProject(ProjectOptions O) {
     }
   };
 
-  size_t Next = 0, Running = 0, Done = 0, PrintedUpTo = 0;
+  // The findings so far, for the progress line: each job's count, which a
+  // second analysis replaces.
+  std::vector<unsigned> FindingsOf(Jobs.size(), 0);
   unsigned Findings = 0;
-  const unsigned JobsLimit = std::max(1u, O.Jobs);
+  size_t Done = 0, Total = Jobs.size();
   auto ShowProgress = [&]() {
     if (O.Progress)
-      Err << "\r\x1b[K[" << Done << "/" << Jobs.size() << " files] " << Findings
+      Err << "\r\x1b[K[" << Done << "/" << Total << " files] " << Findings
           << " finding" << (Findings == 1 ? "" : "s") << " so far";
   };
-  ShowProgress();
-  while (Done < Jobs.size()) {
-    while (Running < JobsLimit && Next < Jobs.size()) {
-      Start(Jobs[Next]);
-      if (Jobs[Next].Finished)
+  // Runs the jobs \p Which (indices into Jobs, in file order), JobsLimit at
+  // a time; with \p Print, prints each one's output in file order as soon
+  // as those before it are done, whatever order the workers finish in.
+  const unsigned JobsLimit = std::max(1u, O.Jobs);
+  auto RunJobs = [&](const std::vector<size_t> &Which, bool Print) {
+    size_t Next = 0, Running = 0, Finished = 0, PrintedUpTo = 0;
+    ShowProgress();
+    while (Finished < Which.size()) {
+      while (Running < JobsLimit && Next < Which.size()) {
+        Start(Jobs[Which[Next]]);
+        if (Jobs[Which[Next]].Finished) {
+          ++Finished;
+          ++Done;
+        } else {
+          ++Running;
+        }
+        ++Next;
+      }
+      bool Progressed = false;
+      for (size_t N = 0; N < Next; ++N) {
+        Job &J = Jobs[Which[N]];
+        if (!J.Started || J.Finished)
+          continue;
+        std::string Error;
+        llvm::sys::ProcessInfo R =
+            llvm::sys::Wait(J.Process, 0, &Error, nullptr, /*Polling=*/true);
+        if (R.Pid != J.Process.Pid)
+          continue;
+        J.Finished = true;
+        J.ReturnCode = R.ReturnCode;
+        readResults(J);
+        unsigned Count = 0;
+        for (const auto &D : J.Diagnostics)
+          if (D.DiagnosticName != "clang-diagnostic-error")
+            ++Count;
+        Findings = Findings - FindingsOf[Which[N]] + Count;
+        FindingsOf[Which[N]] = Count;
+        --Running;
+        ++Finished;
         ++Done;
-      else
-        ++Running;
-      ++Next;
+        Progressed = true;
+      }
+      while (Print && PrintedUpTo < Which.size() &&
+             Jobs[Which[PrintedUpTo]].Finished) {
+        if (O.Progress)
+          Err << "\r\x1b[K";
+        llvm::outs() << Jobs[Which[PrintedUpTo]].Output;
+        llvm::outs().flush();
+        Jobs[Which[PrintedUpTo]].Printed = true;
+        ++PrintedUpTo;
+      }
+      if (Progressed || Finished == Which.size())
+        ShowProgress();
+      if (!Progressed && Finished < Which.size())
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    bool Progressed = false;
-    for (size_t K = 0; K < Next; ++K) {
-      Job &J = Jobs[K];
-      if (!J.Started || J.Finished)
-        continue;
-      std::string Error;
-      llvm::sys::ProcessInfo R =
-          llvm::sys::Wait(J.Process, 0, &Error, nullptr, /*Polling=*/true);
-      if (R.Pid != J.Process.Pid)
-        continue;
-      J.Finished = true;
-      J.ReturnCode = R.ReturnCode;
-      readResults(J);
-      for (const auto &D : J.Diagnostics)
-        if (D.DiagnosticName != "clang-diagnostic-error")
-          ++Findings;
-      --Running;
-      ++Done;
-      Progressed = true;
-    }
-    // Print in file order, whatever order the workers finish in.
-    while (PrintedUpTo < Jobs.size() && Jobs[PrintedUpTo].Finished) {
+  };
+
+  RunSummary Summary;
+  std::vector<size_t> Everything(Jobs.size());
+  for (size_t K = 0; K < Jobs.size(); ++K)
+    Everything[K] = K;
+  // With the project's summaries, the output of a file analysed again
+  // replaces its first; nothing is printed before all are known.
+  const bool Link = O.LinkSummaries;
+  RunJobs(Everything, /*Print=*/!Link);
+  for (const Job &J : Jobs)
+    readWorkerReport(J.ReportPath, Summary);
+  std::vector<size_t> Again;
+  if (Link) {
+    Again = analyseAgainWithSummaries(Jobs, TempDir);
+    Total += Again.size();
+    RunJobs(Again, /*Print=*/false);
+    for (size_t K : Again)
+      readWorkerReport(Jobs[K].ReportPath, Summary);
+    for (Job &J : Jobs) {
       if (O.Progress)
         Err << "\r\x1b[K";
-      llvm::outs() << Jobs[PrintedUpTo].Output;
+      llvm::outs() << J.Output;
       llvm::outs().flush();
-      Jobs[PrintedUpTo].Printed = true;
-      ++PrintedUpTo;
+      J.Printed = true;
     }
-    if (Progressed || Done == Jobs.size())
-      ShowProgress();
-    if (!Progressed && Done < Jobs.size())
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (O.Progress)
     Err << "\r\x1b[K";
@@ -309,10 +404,11 @@ int runProject(ProjectOptions O) {
       YOut << TUD;
     }
   }
-  RunSummary Summary;
   Summary.Files = Jobs.size();
-  for (const Job &J : Jobs)
-    readWorkerReport(J.ReportPath, Summary);
+  if (!Again.empty())
+    Summary.Qualifiers.push_back(std::to_string(Again.size()) +
+                                 " analysed again with other files' "
+                                 "summaries");
   // Best effort: a leftover directory under /tmp harms nothing.
   (void)llvm::sys::fs::remove_directories(TempDir);
 

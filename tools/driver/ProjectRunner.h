@@ -37,6 +37,9 @@ struct ProjectOptions {
   std::string SarifDocsBase;
   std::string SourceRoot; ///< for relative SARIF paths
   bool Progress = false;
+  /// Link the files' summaries and analyse again the files they concern
+  /// (docs/summaries.md); --no-summaries turns it off.
+  bool LinkSummaries = true;
   /// When the run began, for the summary's time.
   std::chrono::steady_clock::time_point Started =
       std::chrono::steady_clock::now();

@@ -494,7 +494,8 @@ Value toJSON(const CachedRun &R) {
       {"stats", Array{S.ErrorsDisplayed, S.ErrorsIgnoredCheckFilter,
                       S.ErrorsIgnoredNOLINT, S.ErrorsIgnoredNonUserCode,
                       S.ErrorsIgnoredLineFilter}},
-      {"frontend_output", R.FrontendOutput}};
+      {"frontend_output", R.FrontendOutput},
+      {"summary", R.Summary}};
 }
 
 bool fromJSON(const Value &V, CachedRun &R) {
@@ -503,7 +504,8 @@ bool fromJSON(const Value &V, CachedRun &R) {
   const Value *StatsValue = O ? O->get("stats") : nullptr;
   const Array *Stats = StatsValue ? tuple(*StatsValue, 5) : nullptr;
   if (!Errors || !Stats ||
-      !readString(O->get("frontend_output"), R.FrontendOutput))
+      !readString(O->get("frontend_output"), R.FrontendOutput) ||
+      !readString(O->get("summary"), R.Summary))
     return false;
   for (const Value &E : *Errors) {
     R.Errors.emplace_back("", ClangTidyError::Warning, "", false);

@@ -105,6 +105,9 @@ struct CachedRun {
   clang::tidy::ClangTidyStats Stats;
   /// What the frontend printed for the file ("2 warnings generated.").
   std::string FrontendOutput;
+  /// The file's summary for the project (ProjectSummaries.h), as JSON
+  /// text; empty when none was made (checks other than libtorch-*).
+  std::string Summary;
 };
 
 llvm::json::Value toJSON(const clang::tidy::ClangTidyError &E);

@@ -52,8 +52,19 @@ std::string formatSummary(const RunSummary &S) {
 }
 
 void writeWorkerReport(llvm::StringRef Path, const FastRunSummary &S) {
+  // The summary is one line of JSON (no newline inside).
   writeFileAtomically(Path, "results-cache " + std::to_string(S.ResultsHits) +
-                                " " + std::to_string(S.ResultsMisses) + "\n");
+                                " " + std::to_string(S.ResultsMisses) +
+                                "\nsummary " + S.UnitSummary + "\n");
+}
+
+std::string readWorkerSummary(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Line = (*Buf)->getBuffer().split('\n').second;
+  Line = Line.split('\n').first;
+  return Line.consume_front("summary ") ? Line.str() : "";
 }
 
 void readWorkerReport(llvm::StringRef Path, RunSummary &Into) {

@@ -44,6 +44,9 @@ std::string formatSummary(const RunSummary &S);
 /// the runner's summary; readWorkerReport adds a report to \p Into.
 void writeWorkerReport(llvm::StringRef Path, const FastRunSummary &S);
 void readWorkerReport(llvm::StringRef Path, RunSummary &Into);
+/// The file's summary for the project (ProjectSummaries.h) in a worker's
+/// report, as JSON text; "" when it has none.
+std::string readWorkerSummary(llvm::StringRef Path);
 
 } // namespace torchtidy::driver
 

@@ -21,6 +21,8 @@
 //                              headers (clang-tidy 22's default)
 //   --cache-verbose            say what the caches and the traversal scope
 //                              do for each file
+//   --no-summaries             a project run does not link the files'
+//                              summaries (docs/summaries.md)
 // The first five run the files in worker processes (this same driver, one
 // file each), so a crash on one file costs that file only. Every run that
 // analyses files ends with a summary line on stderr (RunSummary.h).
@@ -134,6 +136,11 @@ takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
       Taken.push_back(A.str());
     } else if (Opt.consume_front("worker-report=")) {
       WorkerReport = Opt.str();
+    } else if (Opt.consume_front("summaries-in=")) {
+      Fast.SummariesIn = Opt.str();
+    } else if (Opt == "no-summaries") {
+      Fast.Summaries = false;
+      Taken.push_back(A.str());
     } else {
       Rest.push_back(Arg);
     }
@@ -340,5 +347,6 @@ int main(int OrigArgc, const char **OrigArgv) {
   if (!llvm::sys::fs::current_path(Cwd))
     O.SourceRoot = std::string(Cwd);
   O.Started = Started;
+  O.LinkSummaries = fastRunOptions().Summaries;
   return runProject(std::move(O));
 }

@@ -470,6 +470,47 @@ const Expr *CudaWorkFinder::cudaWriteOf(const FieldDecl *Field) {
 //===--- The walk ---------------------------------------------------------===//
 
 /// The definition of \p FD when it is user code the walk may enter.
+/// A user function that the translation unit declares but does not define:
+/// its body, and what it does, is in another unit (ProjectSummaries.h).
+std::string describeCudaOp(const CudaOp &Op) {
+  const bool Configurable = Op.Device == DeviceClass::Configurable;
+  const char *Where =
+      Configurable ? "a device that is not provably the CPU" : "a CUDA device";
+  std::string Name;
+  if (Op.Callee && Op.Callee->getDeclName())
+    Name = Op.Callee->getNameAsString();
+  switch (Op.K) {
+  case CudaOp::MoveToDevice:
+    return "'" + Name + "' moves a tensor to " + Where;
+  case CudaOp::CudaMethod:
+    return "'cuda' moves a tensor to the GPU";
+  case CudaOp::Factory:
+    return "'" + Name + "' creates a tensor on " + Where;
+  case CudaOp::CudaLibrary:
+    return "'" + (Op.Callee ? Op.Callee->getQualifiedNameAsString() : Name) +
+           "' works on the current CUDA device";
+  case CudaOp::CudaRuntime:
+    return "'" + Name + "' is a CUDA runtime call";
+  case CudaOp::KernelLaunch:
+    return "a CUDA kernel launch";
+  case CudaOp::CudaMemberRead:
+    return "reading '" + Op.Member->getNameAsString() +
+           "', a tensor member the class moved to CUDA";
+  }
+  return "CUDA work";
+}
+
+static bool isExternalUserFunction(const FunctionDecl *FD) {
+  if (!FD || FD->hasBody() || FD->isImplicit() || FD->isDeleted() ||
+      FD->isDependentContext() || !FD->isExternallyVisible() ||
+      isa<CXXDestructorDecl>(FD))
+    return false;
+  // A template's instantiation is defined where it is used, if anywhere.
+  if (FD->getTemplateSpecializationKind() != TSK_Undeclared)
+    return false;
+  return isUserDecl(FD);
+}
+
 static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
@@ -528,8 +569,8 @@ namespace {
 class BodyScanner {
 public:
   BodyScanner(CudaWorkFinder &Finder, std::vector<CudaOp> &Ops,
-              std::vector<CallStep> &Calls)
-      : Finder(Finder), Ops(Ops), Calls(Calls) {}
+              std::vector<CallStep> &Calls, std::vector<CallStep> &External)
+      : Finder(Finder), Ops(Ops), Calls(Calls), External(External) {}
 
   void scan(const Stmt *S) {
     if (!S)
@@ -570,6 +611,8 @@ private:
       Callee = CE->getConstructor();
     if (const FunctionDecl *Def = walkableDefinition(Callee))
       Calls.push_back({E, Def});
+    else if (isExternalUserFunction(Callee))
+      External.push_back({E, Callee});
   }
 
   void noteMemberRead(const Expr *E) {
@@ -590,6 +633,7 @@ private:
   CudaWorkFinder &Finder;
   std::vector<CudaOp> &Ops;
   std::vector<CallStep> &Calls;
+  std::vector<CallStep> &External;
   llvm::SmallPtrSet<const FieldDecl *, 4> ReadFields;
 };
 } // namespace
@@ -604,7 +648,7 @@ CudaWorkFinder::summarize(const FunctionDecl *FD) {
   Summaries[FD] = std::move(S);
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && !Def->isDependentContext()) {
-    BodyScanner Scanner(*this, Ref.Ops, Ref.Calls);
+    BodyScanner Scanner(*this, Ref.Ops, Ref.Calls, Ref.External);
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten())
@@ -625,15 +669,23 @@ CudaWorkFinder::searchFrom(const CallStep &First, const FunctionDecl *Root) {
   };
   std::vector<Node> Nodes{{First, 1, -1}};
   llvm::SmallPtrSet<const FunctionDecl *, 16> Visited{Root, First.Callee};
+  auto ChainTo = [&](size_t I, CudaWorkFinding &F) {
+    llvm::SmallVector<CallStep, 4> Steps;
+    for (int N = static_cast<int>(I); N >= 0; N = Nodes[N].Parent)
+      Steps.push_back(Nodes[N].Step);
+    std::reverse(Steps.begin(), Steps.end());
+    F.Chain.insert(F.Chain.begin(), Steps.begin(), Steps.end());
+    return F;
+  };
   for (size_t I = 0; I < Nodes.size(); ++I) {
     const Summary &S = summarize(Nodes[I].Step.Callee);
     if (!S.Ops.empty()) {
-      CudaWorkFinding F{S.Ops.front(), {}};
-      for (int N = static_cast<int>(I); N >= 0; N = Nodes[N].Parent)
-        F.Chain.push_back(Nodes[N].Step);
-      std::reverse(F.Chain.begin(), F.Chain.end());
-      return F;
+      CudaWorkFinding F{S.Ops.front(), {}, std::nullopt};
+      return ChainTo(I, F);
     }
+    if (Nodes[I].Depth < MaxCallDepth)
+      if (std::optional<CudaWorkFinding> F = externalWork(S))
+        return ChainTo(I, *F);
     if (Nodes[I].Depth >= MaxCallDepth)
       continue;
     for (const CallStep &C : S.Calls)
@@ -649,13 +701,67 @@ std::vector<CudaWorkFinding> CudaWorkFinder::find(const FunctionDecl *Root) {
     return Out;
   const Summary &S = summarize(Root);
   for (const CudaOp &Op : S.Ops)
-    Out.push_back({Op, {}});
+    Out.push_back({Op, {}, std::nullopt});
   if (MaxCallDepth == 0)
     return Out;
   for (const CallStep &C : S.Calls)
     if (C.Callee != Root)
       if (std::optional<CudaWorkFinding> F = searchFrom(C, Root))
         Out.push_back(std::move(*F));
+  if (FollowSummaries)
+    for (const CallStep &C : S.External)
+      if (std::optional<CudaWorkFinding> F = externalWork({{}, {}, {C}}))
+        Out.push_back(std::move(*F));
+  return Out;
+}
+
+std::optional<CudaWorkFinding> CudaWorkFinder::externalWork(const Summary &S) {
+  if (!FollowSummaries)
+    return std::nullopt;
+  for (const CallStep &C : S.External) {
+    std::optional<FunctionSummary> Linked =
+        ProjectSummaries::instance().lookup(C.Callee);
+    if (!Linked || !Linked->CudaWork)
+      continue;
+    CudaOp Op{CudaOp::CudaLibrary, C.Call};
+    CudaWorkFinding F{Op, {C}, std::move(Linked)};
+    return F;
+  }
+  return std::nullopt;
+}
+
+std::vector<ExternalCallChain>
+CudaWorkFinder::externalCalls(const FunctionDecl *Root) {
+  std::vector<ExternalCallChain> Out;
+  if (!Root)
+    return Out;
+  struct Node {
+    const FunctionDecl *FD;
+    unsigned Depth;
+    int Parent;
+    CallStep Step; // how Parent calls FD; unset for the root
+  };
+  std::vector<Node> Nodes{{Root, 0, -1, {}}};
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Visited{Root};
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Reached;
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    const Summary &S = summarize(Nodes[I].FD);
+    for (const CallStep &C : S.External) {
+      if (!Reached.insert(C.Callee->getCanonicalDecl()).second)
+        continue;
+      ExternalCallChain Chain;
+      for (int N = static_cast<int>(I); N > 0; N = Nodes[N].Parent)
+        Chain.Chain.push_back(Nodes[N].Step);
+      std::reverse(Chain.Chain.begin(), Chain.Chain.end());
+      Chain.Chain.push_back(C);
+      Out.push_back(std::move(Chain));
+    }
+    if (Nodes[I].Depth >= MaxCallDepth)
+      continue;
+    for (const CallStep &C : S.Calls)
+      if (Visited.insert(C.Callee).second)
+        Nodes.push_back({C.Callee, Nodes[I].Depth + 1, static_cast<int>(I), C});
+  }
   return Out;
 }
 

@@ -14,6 +14,7 @@
 #ifndef TORCHTIDY_ANALYSIS_CUDAWORK_H
 #define TORCHTIDY_ANALYSIS_CUDAWORK_H
 
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -23,6 +24,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace torchtidy {
@@ -106,6 +108,10 @@ struct CudaOp {
 /// member reads, which need the class: see CudaWorkFinder), if any.
 std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
 
+/// What \p Op does, as the start of a sentence or a note ("'to' moves a
+/// tensor to a CUDA device").
+std::string describeCudaOp(const CudaOp &Op);
+
 /// A call on the way from a hook to CUDA work.
 struct CallStep {
   const clang::Expr *Call;           ///< the call or construction
@@ -118,6 +124,19 @@ struct CudaWorkFinding {
   /// Empty when Op is in the hook itself; else the calls from the hook
   /// (Chain.front().Call is in the hook) down to the function holding Op.
   llvm::SmallVector<CallStep, 4> Chain;
+  /// Set when the work is in another translation unit: the project's
+  /// summary (ProjectSummaries.h) of Chain.back().Callee, a function this
+  /// unit declares but does not define, whose CudaWork says what and where;
+  /// Op is then unset but for its Site, the call.
+  std::optional<FunctionSummary> External;
+};
+
+/// A call from a function, directly or through the functions of the
+/// translation unit it calls, to a user function the unit does not define.
+struct ExternalCallChain {
+  /// The calls from the function down to the external call, which is
+  /// Chain.back() (its Callee a declaration without a body).
+  llvm::SmallVector<CallStep, 4> Chain;
 };
 
 /// Finds the CUDA work a function does, directly and through the functions
@@ -129,12 +148,23 @@ struct CudaWorkFinding {
 /// pointers and std::function are not followed.
 class CudaWorkFinder {
 public:
-  explicit CudaWorkFinder(unsigned MaxCallDepth) : MaxCallDepth(MaxCallDepth) {}
+  /// With \p FollowSummaries, calls to functions that the translation unit
+  /// declares but does not define are looked up in the project's summaries
+  /// (ProjectSummaries); without, they do nothing (a summary of this unit is
+  /// made from this unit alone).
+  explicit CudaWorkFinder(unsigned MaxCallDepth, bool FollowSummaries = true)
+      : MaxCallDepth(MaxCallDepth), FollowSummaries(FollowSummaries) {}
 
   /// Each piece of CUDA work in \p Root's own body, then for each call in
   /// that body that leads to CUDA work, one finding with the shortest chain,
   /// in source order within each group.
   std::vector<CudaWorkFinding> find(const clang::FunctionDecl *Root);
+
+  /// The calls from \p Root, directly or through functions defined here
+  /// (MaxCallDepth calls deep), to user functions this translation unit
+  /// declares but does not define: one shortest chain per callee, breadth
+  /// first.
+  std::vector<ExternalCallChain> externalCalls(const clang::FunctionDecl *Root);
 
   /// Where the class of \p Field makes it a CUDA tensor in code that can
   /// run on a DataLoader worker thread (a method or constructor reached from
@@ -157,13 +187,20 @@ private:
   struct Summary {
     std::vector<CudaOp> Ops;
     std::vector<CallStep> Calls;
+    /// Calls to user functions declared but not defined here (Callee is a
+    /// declaration).
+    std::vector<CallStep> External;
   };
   const Summary &summarize(const clang::FunctionDecl *FD);
   /// The shortest chain from \p Callee (depth 1) to CUDA work.
   std::optional<CudaWorkFinding> searchFrom(const CallStep &First,
                                             const clang::FunctionDecl *Root);
+  /// The first of \p S's external calls whose project summary has CUDA
+  /// work.
+  std::optional<CudaWorkFinding> externalWork(const Summary &S);
 
   unsigned MaxCallDepth;
+  bool FollowSummaries;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Summary>>
       Summaries;
   llvm::DenseMap<const clang::CXXRecordDecl *,

@@ -66,6 +66,14 @@ constexpr unsigned HelperDepth = 4;
 /// (`this->cfg.emb`): names and member chains are short.
 constexpr unsigned RepeatableDepth = 8;
 
+/// Calls followed within a translation unit when it summarises a function
+/// for the project (ProjectSummaries.h): libtorch-cuda-in-dataset-get's
+/// default MaxCallDepth.
+constexpr unsigned SummaryCallDepth = 4;
+/// Calls followed from one translation unit into another when the
+/// project's summaries are linked.
+constexpr unsigned SummaryLinkDepth = 4;
+
 } // namespace torchtidy::limits
 
 #endif

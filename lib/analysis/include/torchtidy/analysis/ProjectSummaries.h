@@ -1,0 +1,168 @@
+//===--- ProjectSummaries.h - what other translation units say -*- C++ -*-===//
+//
+// clang-tidy sees one translation unit at a time. A project run
+// (`torch-tidy -p build`, docs/summaries.md) also has each translation unit
+// summarise what its functions with external linkage do, links the
+// summaries by USR, and analyses again, with the linked summaries at hand,
+// the files whose checks asked about a function they call but cannot see.
+// A summary holds small LibTorch facts with the file and line of their
+// evidence, never an AST; a check that finds no summary behaves as it does
+// without a project run (say nothing rather than guess).
+//
+// Summaries of this version hold one fact: the CUDA work a function does
+// (CudaWork.h), in its own body, through the functions of its translation
+// unit it calls, or through functions of other translation units (linked).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCHTIDY_ANALYSIS_PROJECTSUMMARIES_H
+#define TORCHTIDY_ANALYSIS_PROJECTSUMMARIES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace torchtidy {
+
+/// The version of the summaries' format. Text of another version is
+/// refused when read (fromJSON fails), never half understood.
+constexpr unsigned SummaryFormatVersion = 1;
+
+/// A place in a file of the project. Not a SourceLocation: the file need
+/// not be part of the translation unit that reads the summary.
+struct SourcePlace {
+  std::string File; ///< absolute
+  unsigned Line = 0, Column = 0;
+  bool operator==(const SourcePlace &O) const {
+    return File == O.File && Line == O.Line && Column == O.Column;
+  }
+};
+
+/// One call on the way from a function to a fact: \c Caller calls
+/// \c Callee at \c At (qualified names, for messages).
+struct SummaryStep {
+  std::string Caller, Callee;
+  SourcePlace At;
+  bool operator==(const SummaryStep &O) const {
+    return Caller == O.Caller && Callee == O.Callee && At == O.At;
+  }
+};
+
+/// What one function with external linkage does, as the translation unit
+/// that defines it shows it.
+struct FunctionSummary {
+  std::string USR;
+  std::string Name; ///< qualified
+  SourcePlace Defined;
+
+  /// CUDA work the function does: what (the wording of CudaWork.h's
+  /// describeCudaOp), where, and the calls from the function down to it.
+  struct CudaWorkFact {
+    std::string What;
+    SourcePlace At;
+    std::vector<SummaryStep> Via;
+  };
+  std::optional<CudaWorkFact> CudaWork;
+
+  /// A call to a function that its translation unit declares but does not
+  /// define, for linking: the first such call per callee, with the calls of
+  /// the translation unit that lead to it.
+  struct ExternalCall {
+    std::string USR, Name;
+    SourcePlace At;
+    std::vector<SummaryStep> Via;
+  };
+  std::vector<ExternalCall> Calls;
+};
+
+/// What one translation unit says.
+struct TranslationUnitSummary {
+  std::string File; ///< the main file, absolute
+  std::vector<FunctionSummary> Functions;
+  /// USRs of the functions without a body here whose summary the checks
+  /// looked for (ProjectSummaries::lookup), sorted: the files a linked
+  /// summary can change.
+  std::vector<std::string> Asked;
+};
+
+/// The summaries a translation unit is analysed with: the linked summaries
+/// of the functions it asked about.
+struct LinkedSummaries {
+  std::vector<FunctionSummary> Functions; ///< sorted by USR
+};
+
+llvm::json::Value toJSON(const SourcePlace &P);
+llvm::json::Value toJSON(const SummaryStep &S);
+llvm::json::Value toJSON(const FunctionSummary &F);
+llvm::json::Value toJSON(const TranslationUnitSummary &S);
+llvm::json::Value toJSON(const LinkedSummaries &S);
+bool fromJSON(const llvm::json::Value &V, SourcePlace &P, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, SummaryStep &S, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::CudaWorkFact &F,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, LinkedSummaries &S, llvm::json::Path);
+
+/// The USR of \p D (clang's index), or "" when it has none.
+std::string usrOf(const clang::Decl *D);
+
+/// The summaries of the user functions with external linkage that \p Ctx
+/// defines, each from this translation unit alone: CUDA work within
+/// \p MaxCallDepth calls of the unit, and the calls that leave it. A unit
+/// that does not compile says nothing (no functions). Asked is left empty.
+TranslationUnitSummary summarizeTranslationUnit(clang::ASTContext &Ctx,
+                                                unsigned MaxCallDepth);
+
+/// Links the summaries of a project: one summary per USR (the first in the
+/// order given), and CUDA work found through calls into other translation
+/// units, up to \p MaxLinkDepth calls between units, with the steps.
+std::map<std::string, FunctionSummary>
+linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
+              unsigned MaxLinkDepth);
+
+/// Of \p Linked, what the checks of \p Unit asked about and a check can use
+/// (a function with a fact); empty when the file needs no second analysis.
+LinkedSummaries
+summariesFor(const TranslationUnitSummary &Unit,
+             const std::map<std::string, FunctionSummary> &Linked);
+
+/// The linked summaries the checks of this process read, and the questions
+/// they asked. The driver analyses one translation unit per process and
+/// sets them before it runs the checks; without them, lookup finds nothing
+/// and the checks behave as without a project run.
+class ProjectSummaries {
+public:
+  static ProjectSummaries &instance();
+
+  void set(LinkedSummaries Summaries);
+  void clear();
+
+  /// The linked summary of \p FD, a function declared in user code that
+  /// the translation unit does not define; records that it was asked.
+  std::optional<FunctionSummary> lookup(const clang::FunctionDecl *FD);
+
+  /// The USRs asked about since the last call, sorted.
+  std::vector<std::string> takeAsked();
+
+private:
+  std::mutex Lock;
+  std::map<std::string, FunctionSummary> ByUSR;
+  std::set<std::string> Asked;
+};
+
+} // namespace torchtidy
+
+#endif

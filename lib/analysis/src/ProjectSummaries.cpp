@@ -1,0 +1,378 @@
+//===--- ProjectSummaries.cpp - what other translation units say ---------===//
+
+#include "torchtidy/analysis/ProjectSummaries.h"
+#include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/UserCode.h"
+
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace torchtidy {
+
+//===----------------------------------------------------------------------===//
+// The format
+//===----------------------------------------------------------------------===//
+
+llvm::json::Value toJSON(const SourcePlace &P) {
+  return llvm::json::Object{
+      {"file", P.File}, {"line", P.Line}, {"column", P.Column}};
+}
+
+llvm::json::Value toJSON(const SummaryStep &S) {
+  return llvm::json::Object{
+      {"caller", S.Caller}, {"callee", S.Callee}, {"at", toJSON(S.At)}};
+}
+
+template <typename T> static llvm::json::Array arrayOf(const T &Items) {
+  llvm::json::Array A;
+  for (const auto &I : Items)
+    A.push_back(toJSON(I));
+  return A;
+}
+
+llvm::json::Value toJSON(const FunctionSummary &F) {
+  llvm::json::Object O{
+      {"usr", F.USR}, {"name", F.Name}, {"defined", toJSON(F.Defined)}};
+  if (F.CudaWork)
+    O["cudaWork"] = llvm::json::Object{{"what", F.CudaWork->What},
+                                       {"at", toJSON(F.CudaWork->At)},
+                                       {"via", arrayOf(F.CudaWork->Via)}};
+  llvm::json::Array Calls;
+  for (const FunctionSummary::ExternalCall &C : F.Calls)
+    Calls.push_back(llvm::json::Object{{"usr", C.USR},
+                                       {"name", C.Name},
+                                       {"at", toJSON(C.At)},
+                                       {"via", arrayOf(C.Via)}});
+  if (!Calls.empty())
+    O["calls"] = std::move(Calls);
+  return O;
+}
+
+llvm::json::Value toJSON(const TranslationUnitSummary &S) {
+  llvm::json::Array Asked;
+  for (const std::string &U : S.Asked)
+    Asked.push_back(U);
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"file", S.File},
+                            {"functions", arrayOf(S.Functions)},
+                            {"asked", std::move(Asked)}};
+}
+
+llvm::json::Value toJSON(const LinkedSummaries &S) {
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"linked", arrayOf(S.Functions)}};
+}
+
+bool fromJSON(const llvm::json::Value &V, SourcePlace &P,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Line = 0, Column = 0;
+  if (!M || !M.map("file", P.File) || !M.map("line", Line) ||
+      !M.map("column", Column))
+    return false;
+  if (Line < 0 || Column < 0 || Line > UINT32_MAX || Column > UINT32_MAX) {
+    Path.report("a line or column out of range");
+    return false;
+  }
+  P.Line = static_cast<unsigned>(Line);
+  P.Column = static_cast<unsigned>(Column);
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &V, SummaryStep &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("caller", S.Caller) && M.map("callee", S.Callee) &&
+         M.map("at", S.At);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::CudaWorkFact &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("what", F.What) && M.map("at", F.At) && M.map("via", F.Via);
+}
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("usr", C.USR) && M.map("name", C.Name) &&
+         M.map("at", C.At) && M.map("via", C.Via);
+}
+
+namespace {
+/// Whether \p V is an object of this format's version.
+bool ofThisVersion(const llvm::json::Value &V, llvm::json::Path Path) {
+  const llvm::json::Object *O = V.getAsObject();
+  std::optional<int64_t> Version = O ? O->getInteger("version") : std::nullopt;
+  if (Version && *Version == SummaryFormatVersion)
+    return true;
+  Path.report("not a summary of this format's version");
+  return false;
+}
+} // namespace
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("usr", F.USR) && M.map("name", F.Name) &&
+         M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
+         M.mapOptional("calls", F.Calls);
+}
+
+bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("file", S.File) &&
+         M.map("functions", S.Functions) && M.map("asked", S.Asked);
+}
+
+bool fromJSON(const llvm::json::Value &V, LinkedSummaries &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("linked", S.Functions);
+}
+
+//===----------------------------------------------------------------------===//
+// One translation unit
+//===----------------------------------------------------------------------===//
+
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> USR;
+  if (!D || index::generateUSRForDecl(D->getCanonicalDecl(), USR))
+    return "";
+  return std::string(USR);
+}
+
+namespace {
+class Places {
+public:
+  explicit Places(const SourceManager &SM) : SM(SM) {}
+
+  SourcePlace of(SourceLocation Loc) {
+    SourcePlace P;
+    Loc = SM.getExpansionLoc(Loc);
+    if (Loc.isInvalid())
+      return P;
+    const FileID FID = SM.getFileID(Loc);
+    auto [It, Inserted] = Names.try_emplace(FID.getHashValue());
+    if (Inserted) {
+      if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID)) {
+        llvm::SmallString<256> Path(FE->getName());
+        (void)llvm::sys::fs::make_absolute(Path); // as it is on failure
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+        It->second = std::string(Path);
+      }
+    }
+    P.File = It->second;
+    P.Line = SM.getExpansionLineNumber(Loc);
+    P.Column = SM.getExpansionColumnNumber(Loc);
+    return P;
+  }
+
+private:
+  const SourceManager &SM;
+  std::map<unsigned, std::string> Names;
+};
+
+std::string nameOf(const FunctionDecl *FD) {
+  return FD->getQualifiedNameAsString();
+}
+
+/// The steps of \p Chain, whose first call is in \p Root.
+std::vector<SummaryStep> stepsOf(const FunctionDecl *Root,
+                                 llvm::ArrayRef<CallStep> Chain,
+                                 Places &Where) {
+  std::vector<SummaryStep> Out;
+  const FunctionDecl *Caller = Root;
+  for (const CallStep &C : Chain) {
+    Out.push_back(
+        {nameOf(Caller), nameOf(C.Callee), Where.of(C.Call->getExprLoc())});
+    Caller = C.Callee;
+  }
+  return Out;
+}
+
+bool isSummarised(const FunctionDecl *FD) {
+  if (!FD->isExternallyVisible() || FD->isDependentContext() ||
+      FD->isImplicit() || isa<CXXDestructorDecl>(FD))
+    return false;
+  if (FD->getTemplateSpecializationKind() != TSK_Undeclared)
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && isLambdaCallOperator(MD))
+    return false;
+  return true;
+}
+} // namespace
+
+TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
+                                                unsigned MaxCallDepth) {
+  TranslationUnitSummary Out;
+  const SourceManager &SM = Ctx.getSourceManager();
+  Places Where(SM);
+  Out.File = Where.of(SM.getLocForStartOfFile(SM.getMainFileID())).File;
+  if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+    return Out;
+  // From this unit alone: the linker follows the calls between units.
+  CudaWorkFinder Finder(MaxCallDepth, /*FollowSummaries=*/false);
+  std::set<std::string> Seen;
+  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    if (!isSummarised(FD))
+      return;
+    FunctionSummary F;
+    F.USR = usrOf(FD);
+    if (F.USR.empty() || !Seen.insert(F.USR).second)
+      return;
+    F.Name = nameOf(FD);
+    F.Defined = Where.of(FD->getLocation());
+    std::vector<CudaWorkFinding> Work = Finder.find(FD);
+    if (!Work.empty()) {
+      const CudaWorkFinding &W = Work.front();
+      F.CudaWork = FunctionSummary::CudaWorkFact{
+          describeCudaOp(W.Op), Where.of(W.Op.Site->getExprLoc()),
+          stepsOf(FD, W.Chain, Where)};
+    }
+    for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
+      const CallStep &Last = C.Chain.back();
+      std::string USR = usrOf(Last.Callee);
+      if (USR.empty())
+        continue;
+      F.Calls.push_back(
+          {std::move(USR), nameOf(Last.Callee),
+           Where.of(Last.Call->getExprLoc()),
+           stepsOf(FD, llvm::ArrayRef(C.Chain).drop_back(), Where)});
+    }
+    if (F.CudaWork || !F.Calls.empty())
+      Out.Functions.push_back(std::move(F));
+  });
+  llvm::sort(Out.Functions,
+             [](const FunctionSummary &A, const FunctionSummary &B) {
+               return A.USR < B.USR;
+             });
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// The project
+//===----------------------------------------------------------------------===//
+
+std::map<std::string, FunctionSummary>
+linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
+              unsigned MaxLinkDepth) {
+  std::map<std::string, FunctionSummary> ByUSR;
+  for (const TranslationUnitSummary &U : Units)
+    for (const FunctionSummary &F : U.Functions)
+      ByUSR.emplace(F.USR, F);
+  // Breadth first from each function without work of its own, over the
+  // units' own facts, so that the chain found is a shortest one.
+  std::map<std::string, FunctionSummary::CudaWorkFact> Found;
+  for (const auto &[USR, Root] : ByUSR) {
+    if (Root.CudaWork)
+      continue;
+    struct Node {
+      const FunctionSummary *S;
+      unsigned Depth;
+      int Parent;
+      const FunctionSummary::ExternalCall *Call; // how Parent calls S
+    };
+    std::vector<Node> Nodes{{&Root, 0, -1, nullptr}};
+    std::set<std::string> Visited{USR};
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      const FunctionSummary &S = *Nodes[I].S;
+      if (I > 0 && S.CudaWork) {
+        std::vector<size_t> Path;
+        for (int N = static_cast<int>(I); N > 0; N = Nodes[N].Parent)
+          Path.push_back(N);
+        std::reverse(Path.begin(), Path.end());
+        FunctionSummary::CudaWorkFact Fact;
+        for (size_t N : Path) {
+          const FunctionSummary::ExternalCall &C = *Nodes[N].Call;
+          const FunctionSummary &Caller = *Nodes[Nodes[N].Parent].S;
+          Fact.Via.insert(Fact.Via.end(), C.Via.begin(), C.Via.end());
+          Fact.Via.push_back({C.Via.empty() ? Caller.Name : C.Via.back().Callee,
+                              C.Name, C.At});
+        }
+        Fact.Via.insert(Fact.Via.end(), S.CudaWork->Via.begin(),
+                        S.CudaWork->Via.end());
+        Fact.What = S.CudaWork->What;
+        Fact.At = S.CudaWork->At;
+        Found.emplace(USR, std::move(Fact));
+        break;
+      }
+      if (Nodes[I].Depth >= MaxLinkDepth)
+        continue;
+      for (const FunctionSummary::ExternalCall &C : S.Calls) {
+        auto It = ByUSR.find(C.USR);
+        if (It != ByUSR.end() && Visited.insert(C.USR).second)
+          Nodes.push_back(
+              {&It->second, Nodes[I].Depth + 1, static_cast<int>(I), &C});
+      }
+    }
+  }
+  for (auto &[USR, Fact] : Found)
+    ByUSR[USR].CudaWork = std::move(Fact);
+  return ByUSR;
+}
+
+LinkedSummaries
+summariesFor(const TranslationUnitSummary &Unit,
+             const std::map<std::string, FunctionSummary> &Linked) {
+  LinkedSummaries Out;
+  for (const std::string &USR : Unit.Asked) {
+    auto It = Linked.find(USR);
+    if (It == Linked.end() || !It->second.CudaWork)
+      continue;
+    FunctionSummary F = It->second;
+    F.Calls.clear(); // what the checks read is linked already
+    Out.Functions.push_back(std::move(F));
+  }
+  return Out;
+}
+
+ProjectSummaries &ProjectSummaries::instance() {
+  static ProjectSummaries The;
+  return The;
+}
+
+void ProjectSummaries::set(LinkedSummaries Summaries) {
+  std::lock_guard<std::mutex> G(Lock);
+  ByUSR.clear();
+  for (FunctionSummary &F : Summaries.Functions)
+    ByUSR.emplace(F.USR, std::move(F));
+}
+
+void ProjectSummaries::clear() {
+  std::lock_guard<std::mutex> G(Lock);
+  ByUSR.clear();
+  Asked.clear();
+}
+
+std::optional<FunctionSummary>
+ProjectSummaries::lookup(const FunctionDecl *FD) {
+  std::string USR = usrOf(FD);
+  if (USR.empty())
+    return std::nullopt;
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = ByUSR.find(USR);
+  Asked.insert(std::move(USR));
+  if (It == ByUSR.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::vector<std::string> ProjectSummaries::takeAsked() {
+  std::lock_guard<std::mutex> G(Lock);
+  std::vector<std::string> Out(Asked.begin(), Asked.end());
+  Asked.clear();
+  return Out;
+}
+
+} // namespace torchtidy

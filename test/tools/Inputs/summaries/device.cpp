@@ -1,0 +1,5 @@
+#include "loading.h"
+
+torch::Tensor on_gpu(torch::Tensor t) {
+  return t.to(torch::kCUDA);
+}

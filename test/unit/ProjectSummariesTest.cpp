@@ -1,0 +1,195 @@
+//===--- ProjectSummariesTest.cpp - summaries, their format and links -----===//
+
+#include "torchtidy/analysis/ProjectSummaries.h"
+#include "ASTFixture.h"
+#include "torchtidy/analysis/CudaWork.h"
+
+using namespace torchtidy;
+using namespace torchtidy::test;
+using namespace clang::ast_matchers;
+
+namespace {
+
+const FunctionSummary *find(const TranslationUnitSummary &S,
+                            llvm::StringRef Name) {
+  for (const FunctionSummary &F : S.Functions)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+const char *const Unit = R"cpp(
+torch::Tensor elsewhere(torch::Tensor t);
+torch::Tensor gpu(torch::Tensor t) {
+  return t.to(torch::kCUDA);
+}
+static torch::Tensor helper(torch::Tensor t) { return elsewhere(t); }
+torch::Tensor via_helper(torch::Tensor t) { return helper(t); }
+torch::Tensor cpu_only(torch::Tensor t) { return t * 2; }
+namespace {
+torch::Tensor hidden(torch::Tensor t) { return t.cuda(); }
+}
+template <typename T> torch::Tensor templ(T t) { return elsewhere(t); }
+torch::Tensor uses_templ(torch::Tensor t) { return templ(t) + hidden(t); }
+)cpp";
+
+TEST(ProjectSummaries, SummarisesFunctionsWithExternalLinkage) {
+  auto AST = parse(Unit);
+  TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  // gpu does CUDA work on line 5 (parse puts the #include on line 1).
+  const FunctionSummary *Gpu = find(S, "gpu");
+  ASSERT_TRUE(Gpu);
+  ASSERT_TRUE(Gpu->CudaWork);
+  EXPECT_EQ(Gpu->CudaWork->What, "'to' moves a tensor to a CUDA device");
+  EXPECT_EQ(Gpu->CudaWork->At.Line, 5U);
+  EXPECT_TRUE(Gpu->CudaWork->Via.empty());
+  EXPECT_FALSE(Gpu->USR.empty());
+  // via_helper reaches the undefined `elsewhere` through a static helper.
+  const FunctionSummary *Via = find(S, "via_helper");
+  ASSERT_TRUE(Via);
+  EXPECT_FALSE(Via->CudaWork);
+  ASSERT_EQ(Via->Calls.size(), 1U);
+  EXPECT_EQ(Via->Calls[0].Name, "elsewhere");
+  EXPECT_EQ(Via->Calls[0].At.Line, 7U);
+  ASSERT_EQ(Via->Calls[0].Via.size(), 1U);
+  EXPECT_EQ(Via->Calls[0].Via[0].Caller, "via_helper");
+  EXPECT_EQ(Via->Calls[0].Via[0].Callee, "helper");
+  // CUDA work through an internal function is the caller's own.
+  const FunctionSummary *Templ = find(S, "uses_templ");
+  ASSERT_TRUE(Templ);
+  ASSERT_TRUE(Templ->CudaWork);
+  EXPECT_EQ(Templ->CudaWork->What, "'cuda' moves a tensor to the GPU");
+  // Nothing to say, or no external linkage: no summary.
+  EXPECT_FALSE(find(S, "cpu_only"));
+  EXPECT_FALSE(find(S, "helper"));
+  EXPECT_FALSE(find(S, "(anonymous namespace)::hidden"));
+  EXPECT_TRUE(S.Asked.empty());
+}
+
+TEST(ProjectSummaries, CodeThatDoesNotCompileSaysNothing) {
+  auto AST = clang::tooling::buildASTFromCodeWithArgs(
+      "#include <torch/torch.h>\n" + std::string(Unit) +
+          "\nint broken() { return nope; }\n",
+      withMockPCH("c++", {"-std=c++17", "-isystem", TORCHTIDY_MOCK_TORCH_DIR}),
+      "input.cpp");
+  ASSERT_TRUE(AST);
+  ASSERT_TRUE(AST->getDiagnostics().hasUncompilableErrorOccurred());
+  TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  EXPECT_TRUE(S.Functions.empty());
+}
+
+TEST(ProjectSummaries, JSONRoundTripAndVersion) {
+  auto AST = parse(Unit);
+  TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  S.Asked = {"c:@F@elsewhere"};
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(V));
+  TranslationUnitSummary Back;
+  llvm::json::Path::Root Root;
+  ASSERT_TRUE(fromJSON(*V, Back, Root));
+  std::string Again;
+  llvm::raw_string_ostream(Again) << llvm::json::Value(toJSON(Back));
+  EXPECT_EQ(Text, Again);
+  // Another version is refused, not half read.
+  (*V->getAsObject())["version"] = SummaryFormatVersion + 1;
+  TranslationUnitSummary Other;
+  llvm::json::Path::Root Root2;
+  EXPECT_FALSE(fromJSON(*V, Other, Root2));
+  LinkedSummaries L;
+  llvm::json::Path::Root Root3;
+  EXPECT_FALSE(
+      fromJSON(llvm::json::Object{{"linked", llvm::json::Array{}}}, L, Root3));
+}
+
+FunctionSummary fn(std::string USR, std::vector<std::string> Calls,
+                   bool Work = false) {
+  FunctionSummary F;
+  F.USR = USR;
+  F.Name = USR;
+  F.Defined = {USR + ".cpp", 1, 1};
+  if (Work)
+    F.CudaWork = FunctionSummary::CudaWorkFact{
+        "'cuda' moves a tensor to the GPU", {USR + ".cpp", 7, 3}, {}};
+  for (std::string &C : Calls)
+    F.Calls.push_back({C, C, {USR + ".cpp", 5, 10}, {}});
+  return F;
+}
+
+TEST(ProjectSummaries, LinksCudaWorkAcrossUnits) {
+  std::vector<TranslationUnitSummary> Units(3);
+  Units[0].Functions = {fn("f", {"g"}), fn("lone", {"unknown"})};
+  Units[1].Functions = {fn("g", {"h", "f"})}; // a cycle back to f
+  Units[2].Functions = {fn("h", {}, /*Work=*/true)};
+  auto Linked = linkSummaries(Units, /*MaxLinkDepth=*/4);
+  ASSERT_TRUE(Linked.count("f"));
+  const FunctionSummary &F = Linked.at("f");
+  ASSERT_TRUE(F.CudaWork);
+  EXPECT_EQ(F.CudaWork->At.File, "h.cpp");
+  EXPECT_EQ(F.CudaWork->At.Line, 7U);
+  ASSERT_EQ(F.CudaWork->Via.size(), 2U);
+  EXPECT_EQ(F.CudaWork->Via[0].Caller, "f");
+  EXPECT_EQ(F.CudaWork->Via[0].Callee, "g");
+  EXPECT_EQ(F.CudaWork->Via[0].At.File, "f.cpp");
+  EXPECT_EQ(F.CudaWork->Via[1].Caller, "g");
+  EXPECT_EQ(F.CudaWork->Via[1].Callee, "h");
+  EXPECT_TRUE(Linked.at("g").CudaWork);
+  EXPECT_FALSE(Linked.at("lone").CudaWork);
+  // Bounded: one call between units is not enough for f.
+  auto Short = linkSummaries(Units, /*MaxLinkDepth=*/1);
+  EXPECT_FALSE(Short.at("f").CudaWork);
+  EXPECT_TRUE(Short.at("g").CudaWork);
+
+  // What a unit is analysed again with: what it asked about, with a fact.
+  TranslationUnitSummary Asking;
+  Asking.Asked = {"f", "lone", "missing"};
+  LinkedSummaries For = summariesFor(Asking, Linked);
+  ASSERT_EQ(For.Functions.size(), 1U);
+  EXPECT_EQ(For.Functions[0].USR, "f");
+  EXPECT_TRUE(For.Functions[0].Calls.empty());
+  Asking.Asked = {"lone"};
+  EXPECT_TRUE(summariesFor(Asking, Linked).Functions.empty());
+}
+
+TEST(ProjectSummaries, TheFinderReadsThemAndRecordsTheQuestion) {
+  auto AST = parse(R"cpp(
+torch::Tensor elsewhere(torch::Tensor t);
+torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
+)cpp");
+  auto M = match(functionDecl(hasName("hook"), isDefinition()).bind("f"),
+                 AST->getASTContext());
+  ASSERT_EQ(M.size(), 1U);
+  const auto *Hook = M.front().getNodeAs<clang::FunctionDecl>("f");
+  auto E =
+      match(functionDecl(hasName("elsewhere")).bind("f"), AST->getASTContext());
+  const std::string USR = usrOf(E.front().getNodeAs<clang::FunctionDecl>("f"));
+  ASSERT_FALSE(USR.empty());
+
+  ProjectSummaries &P = ProjectSummaries::instance();
+  P.clear();
+  // Without summaries: nothing, as without a project run; the question is
+  // recorded.
+  EXPECT_TRUE(CudaWorkFinder(4).find(Hook).empty());
+  EXPECT_EQ(P.takeAsked(), std::vector<std::string>{USR});
+  // A finder that summarises its unit does not ask.
+  EXPECT_TRUE(CudaWorkFinder(4, /*FollowSummaries=*/false).find(Hook).empty());
+  EXPECT_TRUE(P.takeAsked().empty());
+
+  FunctionSummary S = fn(USR, {}, /*Work=*/true);
+  P.set(LinkedSummaries{{S}});
+  std::vector<CudaWorkFinding> Found = CudaWorkFinder(4).find(Hook);
+  ASSERT_EQ(Found.size(), 1U);
+  ASSERT_TRUE(Found[0].External);
+  EXPECT_EQ(Found[0].External->USR, USR);
+  ASSERT_EQ(Found[0].Chain.size(), 1U);
+  EXPECT_EQ(Found[0].Chain[0].Callee->getName(), "elsewhere");
+  // Depth 0 follows no call, in this unit or out of it.
+  EXPECT_TRUE(CudaWorkFinder(0).find(Hook).empty());
+  P.clear();
+}
+
+} // namespace
