@@ -171,6 +171,7 @@ torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
 
   ProjectSummaries &P = ProjectSummaries::instance();
   P.clear();
+  P.disable(); // not whatever a project run left near the test
   // Without summaries: nothing, as without a project run; the question is
   // recorded.
   EXPECT_TRUE(CudaWorkFinder(4).find(Hook).empty());
@@ -190,6 +191,68 @@ torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
   // Depth 0 follows no call, in this unit or out of it.
   EXPECT_TRUE(CudaWorkFinder(0).find(Hook).empty());
   P.clear();
+}
+
+} // namespace
+
+namespace {
+
+TEST(ProjectSummaries, TheProjectFileLeavesOutStaleSummaries) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("summaries", Dir));
+  auto Write = [&](llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+    return std::string(P);
+  };
+  const std::string A = Write("a.cpp", "void f() { g(); }\n");
+  const std::string B = Write("b.cpp", "void g() { cuda(); }\n");
+  FunctionSummary F = fn("f", {}), G = fn("g", {}, /*Work=*/true);
+  F.Defined.File = A;
+  G.Defined.File = B;
+  G.CudaWork->At.File = B;
+  F.CudaWork = G.CudaWork;
+  F.CudaWork->Via = {{"f", "g", {A, 1, 12}}};
+  std::map<std::string, FunctionSummary> Linked{
+      {"f", F}, {"g", G}, {"h", fn("h", {"g"})}};
+  ProjectSummariesFile File = projectSummariesFile(Linked);
+  // Only what says something; every file it names hashed.
+  ASSERT_EQ(File.Linked.Functions.size(), 2U);
+  EXPECT_EQ(File.FileHashes.size(), 2U);
+  EXPECT_EQ(File.FileHashes[A], contentHashOf(A));
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(File));
+  llvm::SmallString<128> Cache(Dir);
+  llvm::sys::path::append(Cache, "build", "torch-tidy-cache");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Cache));
+  const std::string Path = Write(
+      std::string("build/torch-tidy-cache/") + ProjectSummariesFileName, Text);
+
+  // Found from a file of the project, in a directory below.
+  llvm::SmallString<128> Sub(Dir);
+  llvm::sys::path::append(Sub, "src", "deep");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  llvm::sys::path::append(Sub, "x.cpp");
+  EXPECT_EQ(findProjectSummaries(Sub), Path);
+
+  std::string Error;
+  std::optional<LinkedSummaries> Read = readProjectSummaries(Path, Error);
+  ASSERT_TRUE(Read) << Error;
+  EXPECT_EQ(Read->Functions.size(), 2U);
+  // a.cpp changes: f's summary, which names it, is stale; g's holds.
+  Write("a.cpp", "void f() { }\n");
+  Read = readProjectSummaries(Path, Error);
+  ASSERT_TRUE(Read) << Error;
+  ASSERT_EQ(Read->Functions.size(), 1U);
+  EXPECT_EQ(Read->Functions[0].USR, "g");
+  // Not JSON: an error, no summaries.
+  Write(std::string("build/torch-tidy-cache/") + ProjectSummariesFileName, "{");
+  EXPECT_FALSE(readProjectSummaries(Path, Error));
+  EXPECT_FALSE(Error.empty());
+  (void)llvm::sys::fs::remove_directories(Dir);
 }
 
 } // namespace

@@ -218,32 +218,70 @@ struct Recording {
   std::string Summary;
 };
 
-/// The linked summaries a worker was given (--summaries-in), loaded for the
-/// checks; the content hash of the file, for the results cache's key, or ""
-/// when there are none (or they cannot be read: then the file is analysed
-/// as without them, and the reason is said on stderr).
-std::string loadSummaries(llvm::StringRef Path) {
-  torchtidy::ProjectSummaries::instance().clear();
-  if (Path.empty())
-    return "";
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf) {
-    llvm::errs() << "torch-tidy: cannot read the summaries '" << Path
-                 << "': " << Buf.getError().message() << "\n";
+/// Says why the project's summaries in \p Path are not used.
+void ignoringSummaries(llvm::StringRef Path, llvm::StringRef Why) {
+  llvm::errs() << "torch-tidy: ignoring the summaries '" << Path << "': " << Why
+               << "\n";
+}
+
+/// Gives the checks the project's summaries (ProjectSummaries.h) this run
+/// analyses with: a worker of a project run those it was given
+/// (--summaries-in) or none; a run of its own files those that the last
+/// whole-project run left in the cache directory, but for the stale ones;
+/// a run without a cache directory leaves the checks to look for them next
+/// to each file, as the plugin does. Returns the content hash of what was
+/// given, for the results cache's key, or "" when nothing was (a file that
+/// cannot be read is said on stderr, and the run goes on without it).
+std::string loadSummaries(const FastRunOptions &Fast) {
+  torchtidy::ProjectSummaries &Project =
+      torchtidy::ProjectSummaries::instance();
+  Project.clear();
+  if (!Fast.Summaries || (Fast.Worker && Fast.SummariesIn.empty())) {
+    Project.disable();
     return "";
   }
   torchtidy::LinkedSummaries Linked;
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
-  llvm::json::Path::Root Root;
-  if (!V || !fromJSON(*V, Linked, Root)) {
-    llvm::errs() << "torch-tidy: ignoring the summaries '" << Path << "': "
-                 << (V ? llvm::toString(Root.getError())
-                       : llvm::toString(V.takeError()))
-                 << "\n";
-    return "";
+  if (!Fast.SummariesIn.empty()) {
+    auto Buf = llvm::MemoryBuffer::getFile(Fast.SummariesIn);
+    if (!Buf) {
+      llvm::errs() << "torch-tidy: cannot read the summaries '"
+                   << Fast.SummariesIn << "': " << Buf.getError().message()
+                   << "\n";
+      Project.disable();
+      return "";
+    }
+    llvm::Expected<llvm::json::Value> V =
+        llvm::json::parse((*Buf)->getBuffer());
+    llvm::json::Path::Root Root;
+    if (!V || !fromJSON(*V, Linked, Root)) {
+      ignoringSummaries(Fast.SummariesIn, V ? llvm::toString(Root.getError())
+                                            : llvm::toString(V.takeError()));
+      Project.disable();
+      return "";
+    }
+  } else {
+    if (Fast.CacheDir.empty())
+      return ""; // the checks look for them
+    llvm::SmallString<256> Path(Fast.CacheDir);
+    llvm::sys::path::append(Path, torchtidy::ProjectSummariesFileName);
+    std::string Error;
+    std::optional<torchtidy::LinkedSummaries> Read =
+        llvm::sys::fs::exists(Path)
+            ? torchtidy::readProjectSummaries(Path, Error)
+            : std::nullopt;
+    if (!Read && !Error.empty())
+      ignoringSummaries(Path, Error);
+    if (!Read || Read->Functions.empty()) {
+      Project.disable();
+      return "";
+    }
+    Linked = std::move(*Read);
   }
-  torchtidy::ProjectSummaries::instance().set(std::move(Linked));
-  return contentHash((*Buf)->getBuffer());
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(toJSON(Linked));
+  Project.set(std::move(Linked));
+  return contentHash(Text);
 }
 
 /// Whether \p Path is in the directory \p Dir.
@@ -583,7 +621,7 @@ runClangTidyFast(ClangTidyContext &Context,
   Summary.Ran = true;
   Summary.Files += InputFiles.size();
   CheckSetFilter Filter(Context);
-  const std::string SummariesHash = loadSummaries(Fast.SummariesIn);
+  const std::string SummariesHash = loadSummaries(Fast);
   Summary.UnitSummary.clear();
   auto Count = [&](std::vector<ClangTidyError> Errors) {
     for (const ClangTidyError &E : Errors)

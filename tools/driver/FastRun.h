@@ -45,10 +45,14 @@ struct FastRunOptions {
   /// Say on stderr what the caches and the traversal scope do for each file.
   bool CacheVerbose = false;
   /// A project run links the files' summaries (ProjectSummaries.h) and
-  /// analyses again the files they concern (--no-summaries: off).
+  /// analyses again the files they concern; a run of one file reads those
+  /// the last whole-project run left in the cache directory
+  /// (--no-summaries: neither).
   bool Summaries = true;
+  /// This process is a worker of a project run (--worker-report).
+  bool Worker = false;
   /// A worker of a project run: the linked summaries to analyse its file
-  /// with (--summaries-in=FILE, written by the runner).
+  /// with (--summaries-in=FILE, written by the runner); none when empty.
   std::string SummariesIn;
 };
 

@@ -107,9 +107,11 @@ void readResults(Job &J) {
 /// prepares a second analysis of each file whose checks asked about a
 /// function that another file's summary says something of: its linked
 /// summaries go to a file of \p TempDir, and the job starts afresh.
-/// Returns the jobs to run again, in file order.
-std::vector<size_t> analyseAgainWithSummaries(std::vector<Job> &Jobs,
-                                              llvm::StringRef TempDir) {
+/// Returns the jobs to run again, in file order; \p Linked gets the linked
+/// summaries.
+std::vector<size_t> analyseAgainWithSummaries(
+    std::vector<Job> &Jobs, llvm::StringRef TempDir,
+    std::map<std::string, torchtidy::FunctionSummary> &Linked) {
   std::vector<torchtidy::TranslationUnitSummary> Units(Jobs.size());
   for (size_t K = 0; K < Jobs.size(); ++K) {
     // A file without a summary (it crashed, other checks ran) links
@@ -124,8 +126,7 @@ std::vector<size_t> analyseAgainWithSummaries(std::vector<Job> &Jobs,
     if (!fromJSON(*V, Units[K], Root))
       Units[K] = {};
   }
-  const std::map<std::string, torchtidy::FunctionSummary> Linked =
-      torchtidy::linkSummaries(Units, torchtidy::limits::SummaryLinkDepth);
+  Linked = torchtidy::linkSummaries(Units, torchtidy::limits::SummaryLinkDepth);
   std::vector<size_t> Again;
   for (size_t K = 0; K < Jobs.size(); ++K) {
     torchtidy::LinkedSummaries For = torchtidy::summariesFor(Units[K], Linked);
@@ -147,6 +148,23 @@ std::vector<size_t> analyseAgainWithSummaries(std::vector<Job> &Jobs,
     Again.push_back(K);
   }
   return Again;
+}
+
+/// Writes the linked summaries that say something, with the hashes of the
+/// files they name, to the cache directory \p CacheDir
+/// (ProjectSummariesFileName); best effort: a run of one file then finds
+/// none, as before summaries.
+void writeProjectSummaries(
+    llvm::StringRef CacheDir,
+    const std::map<std::string, torchtidy::FunctionSummary> &Linked) {
+  if (llvm::sys::fs::create_directories(CacheDir))
+    return;
+  llvm::SmallString<256> Path(CacheDir);
+  llvm::sys::path::append(Path, torchtidy::ProjectSummariesFileName);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(toJSON(torchtidy::projectSummariesFile(Linked)));
+  (void)writeFileAtomically(Path, Text);
 }
 
 } // namespace
@@ -333,7 +351,14 @@ int runProject(ProjectOptions O) {
     readWorkerReport(J.ReportPath, Summary);
   std::vector<size_t> Again;
   if (Link) {
-    Again = analyseAgainWithSummaries(Jobs, TempDir);
+    std::map<std::string, torchtidy::FunctionSummary> Linked;
+    Again = analyseAgainWithSummaries(Jobs, TempDir, Linked);
+    // What the whole project says, for the runs of one file (the plugin,
+    // torch-clangd, torch-tidy on a file): only from a run over every file
+    // of the database, so that a part never replaces the whole.
+    if (!O.CacheDir.empty() && O.Files.empty() && O.ShardCount == 1 &&
+        !O.Changed)
+      writeProjectSummaries(O.CacheDir, Linked);
     Total += Again.size();
     RunJobs(Again, /*Print=*/false);
     for (size_t K : Again)

@@ -40,6 +40,9 @@ struct ProjectOptions {
   /// Link the files' summaries and analyse again the files they concern
   /// (docs/summaries.md); --no-summaries turns it off.
   bool LinkSummaries = true;
+  /// Where the whole project's summaries go for runs of one file (the
+  /// cache directory); none when empty.
+  std::string CacheDir;
   /// When the run began, for the summary's time.
   std::chrono::steady_clock::time_point Started =
       std::chrono::steady_clock::now();

@@ -136,6 +136,7 @@ takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
       Taken.push_back(A.str());
     } else if (Opt.consume_front("worker-report=")) {
       WorkerReport = Opt.str();
+      Fast.Worker = true;
     } else if (Opt.consume_front("summaries-in=")) {
       Fast.SummariesIn = Opt.str();
     } else if (Opt == "no-summaries") {
@@ -348,5 +349,6 @@ int main(int OrigArgc, const char **OrigArgv) {
     O.SourceRoot = std::string(Cwd);
   O.Started = Started;
   O.LinkSummaries = fastRunOptions().Summaries;
+  O.CacheDir = fastRunOptions().CacheDir;
   return runProject(std::move(O));
 }

@@ -9,7 +9,10 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -337,6 +340,123 @@ summariesFor(const TranslationUnitSummary &Unit,
   return Out;
 }
 
+//===----------------------------------------------------------------------===//
+// The file a project run leaves for runs of one file
+//===----------------------------------------------------------------------===//
+
+llvm::json::Value toJSON(const ProjectSummariesFile &F) {
+  llvm::json::Object Hashes;
+  for (const auto &[Path, Hash] : F.FileHashes)
+    Hashes[Path] = Hash;
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"linked", arrayOf(F.Linked.Functions)},
+                            {"files", std::move(Hashes)}};
+}
+
+bool fromJSON(const llvm::json::Value &V, ProjectSummariesFile &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("linked", F.Linked.Functions) &&
+         M.map("files", F.FileHashes);
+}
+
+std::string contentHashOf(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return "";
+  llvm::BLAKE3 H;
+  H.update((*Buf)->getBuffer());
+  return llvm::toHex(H.final(), /*LowerCase=*/true);
+}
+
+/// The files \p F names: where it is defined, its evidence and its calls.
+static std::set<std::string> filesOf(const FunctionSummary &F) {
+  std::set<std::string> Out{F.Defined.File};
+  if (F.CudaWork) {
+    Out.insert(F.CudaWork->At.File);
+    for (const SummaryStep &S : F.CudaWork->Via)
+      Out.insert(S.At.File);
+  }
+  Out.erase("");
+  return Out;
+}
+
+ProjectSummariesFile
+projectSummariesFile(const std::map<std::string, FunctionSummary> &Linked) {
+  ProjectSummariesFile Out;
+  for (const auto &[USR, F] : Linked) {
+    if (!F.CudaWork)
+      continue;
+    FunctionSummary Kept = F;
+    Kept.Calls.clear();
+    for (const std::string &Path : filesOf(Kept))
+      if (!Out.FileHashes.count(Path))
+        Out.FileHashes[Path] = contentHashOf(Path);
+    Out.Linked.Functions.push_back(std::move(Kept));
+  }
+  return Out;
+}
+
+std::optional<LinkedSummaries> readProjectSummaries(llvm::StringRef Path,
+                                                    std::string &Error) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    Error = Buf.getError().message();
+    return std::nullopt;
+  }
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+  if (!V) {
+    Error = llvm::toString(V.takeError());
+    return std::nullopt;
+  }
+  ProjectSummariesFile File;
+  llvm::json::Path::Root Root;
+  if (!fromJSON(*V, File, Root)) {
+    Error = llvm::toString(Root.getError());
+    return std::nullopt;
+  }
+  // A summary holds while every file it names has the content it had.
+  std::map<std::string, bool> Unchanged;
+  LinkedSummaries Out;
+  for (FunctionSummary &F : File.Linked.Functions) {
+    bool Holds = true;
+    for (const std::string &P : filesOf(F)) {
+      auto [It, Inserted] = Unchanged.try_emplace(P, false);
+      if (Inserted) {
+        auto Recorded = File.FileHashes.find(P);
+        It->second = Recorded != File.FileHashes.end() &&
+                     !Recorded->second.empty() &&
+                     Recorded->second == contentHashOf(P);
+      }
+      Holds &= It->second;
+    }
+    if (Holds)
+      Out.Functions.push_back(std::move(F));
+  }
+  return Out;
+}
+
+std::string findProjectSummaries(llvm::StringRef MainFile) {
+  llvm::SmallString<256> Dir(MainFile);
+  (void)llvm::sys::fs::make_absolute(Dir); // as it is on failure
+  llvm::sys::path::remove_filename(Dir);
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    for (const char *Sub : {"torch-tidy-cache", "build/torch-tidy-cache"}) {
+      llvm::SmallString<256> P(D);
+      llvm::sys::path::append(P, Sub, ProjectSummariesFileName);
+      if (llvm::sys::fs::is_regular_file(P))
+        return std::string(P);
+    }
+  }
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// What the checks read
+//===----------------------------------------------------------------------===//
+
 ProjectSummaries &ProjectSummaries::instance() {
   static ProjectSummaries The;
   return The;
@@ -344,15 +464,59 @@ ProjectSummaries &ProjectSummaries::instance() {
 
 void ProjectSummaries::set(LinkedSummaries Summaries) {
   std::lock_guard<std::mutex> G(Lock);
+  From = Source::Given;
   ByUSR.clear();
   for (FunctionSummary &F : Summaries.Functions)
     ByUSR.emplace(F.USR, std::move(F));
 }
 
+void ProjectSummaries::disable() {
+  std::lock_guard<std::mutex> G(Lock);
+  From = Source::Off;
+  ByUSR.clear();
+}
+
 void ProjectSummaries::clear() {
   std::lock_guard<std::mutex> G(Lock);
+  From = Source::Discover;
   ByUSR.clear();
+  FileForDir.clear();
+  ByFile.clear();
   Asked.clear();
+}
+
+const std::map<std::string, FunctionSummary> *
+ProjectSummaries::summariesFor(const FunctionDecl *FD) {
+  if (From == Source::Given)
+    return &ByUSR;
+  if (From == Source::Off)
+    return nullptr;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return nullptr;
+  llvm::SmallString<256> Dir(Main->getName());
+  llvm::sys::path::remove_filename(Dir);
+  auto [DirIt, NewDir] = FileForDir.try_emplace(std::string(Dir));
+  if (NewDir)
+    DirIt->second = findProjectSummaries(Main->getName());
+  if (DirIt->second.empty())
+    return nullptr;
+  // Read again when a project run wrote the file anew.
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(DirIt->second, St))
+    return nullptr;
+  const int64_t MTime = St.getLastModificationTime().time_since_epoch().count();
+  Found &F = ByFile[DirIt->second];
+  if (F.Path.empty() || F.MTime != MTime || F.Size != St.getSize()) {
+    F = Found{DirIt->second, MTime, St.getSize(), {}};
+    std::string Error;
+    if (std::optional<LinkedSummaries> L =
+            readProjectSummaries(DirIt->second, Error))
+      for (FunctionSummary &S : L->Functions)
+        F.ByUSR.emplace(S.USR, std::move(S));
+  }
+  return &F.ByUSR;
 }
 
 std::optional<FunctionSummary>
@@ -361,9 +525,12 @@ ProjectSummaries::lookup(const FunctionDecl *FD) {
   if (USR.empty())
     return std::nullopt;
   std::lock_guard<std::mutex> G(Lock);
-  auto It = ByUSR.find(USR);
-  Asked.insert(std::move(USR));
-  if (It == ByUSR.end())
+  const std::map<std::string, FunctionSummary> *Map = summariesFor(FD);
+  Asked.insert(USR);
+  if (!Map)
+    return std::nullopt;
+  auto It = Map->find(USR);
+  if (It == Map->end())
     return std::nullopt;
   return It->second;
 }

@@ -139,15 +139,61 @@ LinkedSummaries
 summariesFor(const TranslationUnitSummary &Unit,
              const std::map<std::string, FunctionSummary> &Linked);
 
+/// The name of the file a whole-project run leaves in its cache directory
+/// (`<build>/torch-tidy-cache/summaries.json`) for the runs that analyse one
+/// file: the plugin, torch-clangd, `torch-tidy -p build file.cpp`.
+inline constexpr const char *ProjectSummariesFileName = "summaries.json";
+
+/// That file: the linked summaries that say something, and the content hash
+/// of every file they name, so that a reader can tell which still hold.
+struct ProjectSummariesFile {
+  LinkedSummaries Linked;
+  std::map<std::string, std::string> FileHashes; ///< path -> contentHashOf
+};
+llvm::json::Value toJSON(const ProjectSummariesFile &F);
+bool fromJSON(const llvm::json::Value &V, ProjectSummariesFile &F,
+              llvm::json::Path);
+
+/// The BLAKE3 hash of \p Path's content, in hex; "" when it cannot be read.
+std::string contentHashOf(llvm::StringRef Path);
+
+/// The file for \p Linked (the functions with a fact, each file they name
+/// hashed now).
+ProjectSummariesFile
+projectSummariesFile(const std::map<std::string, FunctionSummary> &Linked);
+
+/// Reads a ProjectSummariesFile at \p Path and keeps the summaries whose
+/// files all still have the content they had (never trusts a stale one);
+/// std::nullopt, with \p Error set, when it cannot be read or is of another
+/// version.
+std::optional<LinkedSummaries> readProjectSummaries(llvm::StringRef Path,
+                                                    std::string &Error);
+
+/// Where a run that analyses \p MainFile alone looks for a project's
+/// summaries: in each directory above it, `torch-tidy-cache/` and
+/// `build/torch-tidy-cache/` (where `torch-tidy -p build` keeps its cache by
+/// default), the nearest first; "" when there is none.
+std::string findProjectSummaries(llvm::StringRef MainFile);
+
 /// The linked summaries the checks of this process read, and the questions
-/// they asked. The driver analyses one translation unit per process and
-/// sets them before it runs the checks; without them, lookup finds nothing
-/// and the checks behave as without a project run.
+/// they asked.
+///  - The driver's worker of a project run is given them (set) or none
+///    (disable), and records the questions for its summary.
+///  - Otherwise (the plugin, torch-clangd) they are looked for next to the
+///    translation unit's main file (findProjectSummaries) at the first
+///    question, read again when the file changes, and the stale ones left
+///    out.
+/// Without summaries, lookup finds nothing and the checks behave as without
+/// a project run.
 class ProjectSummaries {
 public:
   static ProjectSummaries &instance();
 
+  /// These summaries and no others.
   void set(LinkedSummaries Summaries);
+  /// No summaries at all.
+  void disable();
+  /// Back to looking for a project's summaries file, with nothing asked.
   void clear();
 
   /// The linked summary of \p FD, a function declared in user code that
@@ -158,8 +204,23 @@ public:
   std::vector<std::string> takeAsked();
 
 private:
+  struct Found {
+    std::string Path;
+    int64_t MTime = 0;
+    uint64_t Size = 0;
+    std::map<std::string, FunctionSummary> ByUSR;
+  };
+  /// The summaries for the translation unit of \p FD (Lock held).
+  const std::map<std::string, FunctionSummary> *
+  summariesFor(const clang::FunctionDecl *FD);
+
+  enum class Source { Discover, Given, Off };
   std::mutex Lock;
-  std::map<std::string, FunctionSummary> ByUSR;
+  Source From = Source::Discover;
+  std::map<std::string, FunctionSummary> ByUSR; ///< Source::Given
+  /// Source::Discover: by the directory of a main file, what it found.
+  std::map<std::string, std::string> FileForDir;
+  std::map<std::string, Found> ByFile;
   std::set<std::string> Asked;
 };
 
