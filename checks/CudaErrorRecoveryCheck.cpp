@@ -38,12 +38,28 @@ static const char *describeOp(const CudaOp &Op) {
   return "does CUDA work";
 }
 
-void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E,
-                                          bool InHandler) {
+void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
+                                          SourceManager &SM) {
   for (const torchtidy::CallStep &Step : E.Chain)
     diag(Step.Call->getExprLoc(), "%0 is called here", DiagnosticIDs::Note)
         << Step.Callee;
   const char *Where = InHandler ? "in the handler" : "in the try block";
+  if (E.K == CudaEvidence::Summary) {
+    // What the project's summary of a function of another file says, with
+    // notes in the files that hold it.
+    if (!E.External || !E.External->DefiniteCudaWork)
+      return;
+    const torchtidy::FunctionSummary::CudaWorkFact &W =
+        *E.External->DefiniteCudaWork;
+    for (const torchtidy::SummaryStep &S : W.Via)
+      notePlace(S.At, "'" + S.Callee + "' is called here", E.Site->getExprLoc(),
+                SM);
+    notePlace(W.At,
+              std::string("CUDA work ") + Where + ": " + W.What +
+                  " (the project's summary of '" + E.External->Name + "')",
+              E.Site->getExprLoc(), SM);
+    return;
+  }
   if (E.K == CudaEvidence::Op) {
     diag(E.Site->getExprLoc(), "CUDA work %0: this %1", DiagnosticIDs::Note)
         << Where << describeOp(E.Operation);
@@ -86,9 +102,9 @@ void CudaErrorRecoveryCheck::checkTranslationUnit(ASTContext &Ctx) {
            "and retries help only after out-of-memory: catch "
            "c10::OutOfMemoryError for that)")
           << Caught;
-      noteEvidence(*S.HandlerWork, /*InHandler=*/true);
+      noteEvidence(*S.HandlerWork, /*InHandler=*/true, Ctx.getSourceManager());
     }
-    noteEvidence(S.Work, /*InHandler=*/false);
+    noteEvidence(S.Work, /*InHandler=*/false, Ctx.getSourceManager());
   }
 }
 

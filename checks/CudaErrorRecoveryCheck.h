@@ -24,7 +24,8 @@ public:
 
 private:
   void checkTranslationUnit(ASTContext &Ctx) override;
-  void noteEvidence(const torchtidy::CudaEvidence &E, bool InHandler);
+  void noteEvidence(const torchtidy::CudaEvidence &E, bool InHandler,
+                    SourceManager &SM);
 
   const unsigned MaxCallDepth;
 };

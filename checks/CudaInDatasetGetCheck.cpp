@@ -1,7 +1,6 @@
 //===--- CudaInDatasetGetCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CudaInDatasetGetCheck.h"
-#include "SourceText.h"
 
 #include "llvm/Support/Path.h"
 
@@ -93,21 +92,13 @@ void CudaInDatasetGetCheck::reportExternal(const CXXMethodDecl *Hook,
     diag(F.Chain[I].Call->getExprLoc(), "%q0 calls %q1 here",
          DiagnosticIDs::Note)
         << F.Chain[I - 1].Callee << F.Chain[I].Callee;
-  // A place that cannot be read any more (the file moved since the
-  // summary) is named in the note's text at the call instead.
-  auto NoteAt = [&](const torchtidy::SourcePlace &P, llvm::StringRef Text) {
-    const SourceLocation L = locationOf(P, SM);
-    if (L.isValid())
-      diag(L, Text, DiagnosticIDs::Note);
-    else
-      diag(Loc,
-           (Text + " (" + P.File + ":" + std::to_string(P.Line) + ")").str(),
-           DiagnosticIDs::Note);
-  };
   for (const torchtidy::SummaryStep &S : Work.Via)
-    NoteAt(S.At, "'" + S.Caller + "' calls '" + S.Callee + "' here");
-  NoteAt(Work.At,
-         Work.What + " here (the project's summary of '" + Callee.Name + "')");
+    notePlace(S.At, "'" + S.Caller + "' calls '" + S.Callee + "' here", Loc,
+              SM);
+  notePlace(Work.At,
+            Work.What + " here (the project's summary of '" + Callee.Name +
+                "')",
+            Loc, SM);
 }
 
 } // namespace clang::tidy::libtorch

@@ -1,6 +1,7 @@
 //===--- UserCodeCheck.cpp - torch-tidy -----------------------------------===//
 
 #include "UserCodeCheck.h"
+#include "SourceText.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -24,6 +25,18 @@ void UserCodeCheck::check(const MatchFinder::MatchResult &Result) {
 void UserCodeCheck::checkTranslationUnit(ASTContext &Ctx) {
   torchtidy::forEachUserFunction(
       Ctx, [&](const FunctionDecl *FD) { checkFunction(FD, Ctx); });
+}
+
+void UserCodeCheck::notePlace(const torchtidy::SourcePlace &P,
+                              llvm::StringRef Text, SourceLocation Fallback,
+                              SourceManager &SM) {
+  const SourceLocation L = locationOf(P, SM);
+  if (L.isValid())
+    diag(L, Text, DiagnosticIDs::Note);
+  else
+    diag(Fallback,
+         (Text + " (" + P.File + ":" + std::to_string(P.Line) + ")").str(),
+         DiagnosticIDs::Note);
 }
 
 void UserCodeCheck::onEndOfTranslationUnit() {

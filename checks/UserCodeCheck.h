@@ -11,6 +11,7 @@
 #define TORCHTIDY_CHECKS_USERCODECHECK_H
 
 #include "ClangTidyCheck.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -51,6 +52,12 @@ protected:
   bool firstReport(SourceLocation Loc, unsigned Kind = 0) {
     return Reported.insert({Loc.getRawEncoding(), Kind}).second;
   }
+  /// A note at \p P, a place in a file of the project that a summary names
+  /// (ProjectSummaries.h), which \p SM loads when the translation unit did
+  /// not include it; when that file cannot be read any more, the note goes
+  /// at \p Fallback and names the file and line in its text.
+  void notePlace(const torchtidy::SourcePlace &P, llvm::StringRef Text,
+                 SourceLocation Fallback, SourceManager &SM);
 
 private:
   llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;

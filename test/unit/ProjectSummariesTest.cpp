@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "ASTFixture.h"
+#include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/CudaWork.h"
 
 using namespace torchtidy;
@@ -31,6 +32,7 @@ torch::Tensor hidden(torch::Tensor t) { return t.cuda(); }
 }
 template <typename T> torch::Tensor templ(T t) { return elsewhere(t); }
 torch::Tensor uses_templ(torch::Tensor t) { return templ(t) + hidden(t); }
+torch::Tensor configurable(torch::Tensor t, torch::Device d) { return t.to(d); }
 )cpp";
 
 TEST(ProjectSummaries, SummarisesFunctionsWithExternalLinkage) {
@@ -45,6 +47,15 @@ TEST(ProjectSummaries, SummarisesFunctionsWithExternalLinkage) {
   EXPECT_EQ(Gpu->CudaWork->At.Line, 5U);
   EXPECT_TRUE(Gpu->CudaWork->Via.empty());
   EXPECT_FALSE(Gpu->USR.empty());
+  // ...on a CUDA device for sure, which a configurable device is not.
+  ASSERT_TRUE(Gpu->DefiniteCudaWork);
+  EXPECT_EQ(Gpu->DefiniteCudaWork->At.Line, 5U);
+  const FunctionSummary *Conf = find(S, "configurable");
+  ASSERT_TRUE(Conf);
+  ASSERT_TRUE(Conf->CudaWork);
+  EXPECT_EQ(Conf->CudaWork->What,
+            "'to' moves a tensor to a device that is not provably the CPU");
+  EXPECT_FALSE(Conf->DefiniteCudaWork);
   // via_helper reaches the undefined `elsewhere` through a static helper.
   const FunctionSummary *Via = find(S, "via_helper");
   ASSERT_TRUE(Via);
@@ -125,7 +136,11 @@ TEST(ProjectSummaries, LinksCudaWorkAcrossUnits) {
   Units[0].Functions = {fn("f", {"g"}), fn("lone", {"unknown"})};
   Units[1].Functions = {fn("g", {"h", "f"})}; // a cycle back to f
   Units[2].Functions = {fn("h", {}, /*Work=*/true)};
+  Units[2].Functions[0].DefiniteCudaWork = Units[2].Functions[0].CudaWork;
   auto Linked = linkSummaries(Units, /*MaxLinkDepth=*/4);
+  // Both facts are linked, each on its own.
+  ASSERT_TRUE(Linked.at("f").DefiniteCudaWork);
+  EXPECT_EQ(Linked.at("f").DefiniteCudaWork->Via.size(), 2U);
   ASSERT_TRUE(Linked.count("f"));
   const FunctionSummary &F = Linked.at("f");
   ASSERT_TRUE(F.CudaWork);
@@ -190,7 +205,22 @@ torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
   EXPECT_EQ(Found[0].Chain[0].Callee->getName(), "elsewhere");
   // Depth 0 follows no call, in this unit or out of it.
   EXPECT_TRUE(CudaWorkFinder(0).find(Hook).empty());
+  // The error-recovery evidence reads the definite fact only.
+  const clang::Stmt *Body = Hook->getBody();
+  CudaEvidenceFinder Evidence(AST->getASTContext(), 4);
+  EXPECT_FALSE(Evidence.find(Body, Hook));
+  S.DefiniteCudaWork = S.CudaWork;
+  P.set(LinkedSummaries{{S}});
+  std::optional<CudaEvidence> Ev = Evidence.find(Body, Hook);
+  ASSERT_TRUE(Ev);
+  EXPECT_EQ(Ev->K, CudaEvidence::Summary);
+  ASSERT_TRUE(Ev->External);
+  EXPECT_EQ(Ev->External->USR, USR);
+  EXPECT_FALSE(CudaEvidenceFinder(AST->getASTContext(), 4,
+                                  /*FollowSummaries=*/false)
+                   .find(Body, Hook));
   P.clear();
+  P.disable();
 }
 
 } // namespace

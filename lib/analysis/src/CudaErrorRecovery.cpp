@@ -247,8 +247,9 @@ const Expr *cudaDeviceEvidence(const Expr *E, const FunctionDecl *Within) {
   return cudaEvidence(E, Within, 0);
 }
 
-CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth)
-    : MaxCallDepth(MaxCallDepth) {
+CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth,
+                                       bool FollowSummaries)
+    : MaxCallDepth(MaxCallDepth), FollowSummaries(FollowSummaries) {
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
@@ -333,10 +334,39 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
   return R;
 }
 
+std::optional<CudaEvidence> CudaEvidenceFinder::inOtherUnits(const Stmt *Body) {
+  std::optional<CudaEvidence> R;
+  if (!FollowSummaries)
+    return R;
+  forEachOwnStmt(Body, [&](const Stmt *S) {
+    if (R)
+      return;
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Callee = Call->getDirectCallee();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+      Callee = CE->getConstructor();
+    if (!Callee || !isDeclaredElsewhere(Callee))
+      return;
+    std::optional<FunctionSummary> Linked =
+        ProjectSummaries::instance().lookup(Callee);
+    if (!Linked || !Linked->DefiniteCudaWork)
+      return;
+    R = CudaEvidence();
+    R->K = CudaEvidence::Summary;
+    R->Site = cast<Expr>(S);
+    R->Chain.push_back({R->Site, Callee});
+    R->External = std::move(Linked);
+  });
+  return R;
+}
+
 std::optional<CudaEvidence>
 CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
   if (std::optional<CudaEvidence> Own = inOwnStmts(S))
     return Own;
+  if (std::optional<CudaEvidence> Other = inOtherUnits(S))
+    return Other;
   // Breadth first through the user functions called, each once.
   struct Node {
     const FunctionDecl *FD;
@@ -363,8 +393,13 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
       E->Chain = Cur.Chain;
       return E;
     }
-    if (Cur.Chain.size() < MaxCallDepth)
-      Enqueue(Cur.FD->getBody(), &Cur);
+    if (Cur.Chain.size() >= MaxCallDepth)
+      continue;
+    if (std::optional<CudaEvidence> E = inOtherUnits(Cur.FD->getBody())) {
+      E->Chain.insert(E->Chain.begin(), Cur.Chain.begin(), Cur.Chain.end());
+      return E;
+    }
+    Enqueue(Cur.FD->getBody(), &Cur);
   }
   return std::nullopt;
 }

@@ -469,9 +469,6 @@ const Expr *CudaWorkFinder::cudaWriteOf(const FieldDecl *Field) {
 
 //===--- The walk ---------------------------------------------------------===//
 
-/// The definition of \p FD when it is user code the walk may enter.
-/// A user function that the translation unit declares but does not define:
-/// its body, and what it does, is in another unit (ProjectSummaries.h).
 std::string describeCudaOp(const CudaOp &Op) {
   const bool Configurable = Op.Device == DeviceClass::Configurable;
   const char *Where =
@@ -500,17 +497,7 @@ std::string describeCudaOp(const CudaOp &Op) {
   return "CUDA work";
 }
 
-static bool isExternalUserFunction(const FunctionDecl *FD) {
-  if (!FD || FD->hasBody() || FD->isImplicit() || FD->isDeleted() ||
-      FD->isDependentContext() || !FD->isExternallyVisible() ||
-      isa<CXXDestructorDecl>(FD))
-    return false;
-  // A template's instantiation is defined where it is used, if anywhere.
-  if (FD->getTemplateSpecializationKind() != TSK_Undeclared)
-    return false;
-  return isUserDecl(FD);
-}
-
+/// The definition of \p FD when it is user code the walk may enter.
 static const FunctionDecl *walkableDefinition(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
@@ -611,7 +598,7 @@ private:
       Callee = CE->getConstructor();
     if (const FunctionDecl *Def = walkableDefinition(Callee))
       Calls.push_back({E, Def});
-    else if (isExternalUserFunction(Callee))
+    else if (isDeclaredElsewhere(Callee))
       External.push_back({E, Callee});
   }
 

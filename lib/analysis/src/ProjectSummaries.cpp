@@ -1,6 +1,7 @@
 //===--- ProjectSummaries.cpp - what other translation units say ---------===//
 
 #include "torchtidy/analysis/ProjectSummaries.h"
+#include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -45,10 +46,14 @@ template <typename T> static llvm::json::Array arrayOf(const T &Items) {
 llvm::json::Value toJSON(const FunctionSummary &F) {
   llvm::json::Object O{
       {"usr", F.USR}, {"name", F.Name}, {"defined", toJSON(F.Defined)}};
+  auto Fact = [](const FunctionSummary::CudaWorkFact &W) {
+    return llvm::json::Object{
+        {"what", W.What}, {"at", toJSON(W.At)}, {"via", arrayOf(W.Via)}};
+  };
   if (F.CudaWork)
-    O["cudaWork"] = llvm::json::Object{{"what", F.CudaWork->What},
-                                       {"at", toJSON(F.CudaWork->At)},
-                                       {"via", arrayOf(F.CudaWork->Via)}};
+    O["cudaWork"] = Fact(*F.CudaWork);
+  if (F.DefiniteCudaWork)
+    O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
     Calls.push_back(llvm::json::Object{{"usr", C.USR},
@@ -127,6 +132,7 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
   llvm::json::ObjectMapper M(V, Path);
   return M && M.map("usr", F.USR) && M.map("name", F.Name) &&
          M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
+         M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
          M.mapOptional("calls", F.Calls);
 }
 
@@ -152,6 +158,17 @@ std::string usrOf(const Decl *D) {
   if (!D || index::generateUSRForDecl(D->getCanonicalDecl(), USR))
     return "";
   return std::string(USR);
+}
+
+bool isDeclaredElsewhere(const FunctionDecl *FD) {
+  if (!FD || FD->hasBody() || FD->isImplicit() || FD->isDeleted() ||
+      FD->isDependentContext() || !FD->isExternallyVisible() ||
+      isa<CXXDestructorDecl>(FD))
+    return false;
+  // A template's instantiation is defined where it is used, if anywhere.
+  if (FD->getTemplateSpecializationKind() != TSK_Undeclared)
+    return false;
+  return isUserDecl(FD);
 }
 
 namespace {
@@ -203,6 +220,14 @@ std::vector<SummaryStep> stepsOf(const FunctionDecl *Root,
   return Out;
 }
 
+/// What CUDA evidence of this unit (not a Summary) is, for a note.
+std::string describeEvidence(const CudaEvidence &E) {
+  if (E.K == CudaEvidence::ModuleCall && E.Module)
+    return "a call of module class '" + E.Module->getNameAsString() +
+           "', which its file moves to a CUDA device";
+  return describeCudaOp(E.Operation);
+}
+
 bool isSummarised(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible() || FD->isDependentContext() ||
       FD->isImplicit() || isa<CXXDestructorDecl>(FD))
@@ -226,6 +251,7 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
     return Out;
   // From this unit alone: the linker follows the calls between units.
   CudaWorkFinder Finder(MaxCallDepth, /*FollowSummaries=*/false);
+  CudaEvidenceFinder Definite(Ctx, MaxCallDepth, /*FollowSummaries=*/false);
   std::set<std::string> Seen;
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (!isSummarised(FD))
@@ -243,6 +269,10 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
           describeCudaOp(W.Op), Where.of(W.Op.Site->getExprLoc()),
           stepsOf(FD, W.Chain, Where)};
     }
+    if (std::optional<CudaEvidence> E = Definite.find(FD->getBody(), FD))
+      F.DefiniteCudaWork = FunctionSummary::CudaWorkFact{
+          describeEvidence(*E), Where.of(E->Site->getExprLoc()),
+          stepsOf(FD, E->Chain, Where)};
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();
       std::string USR = usrOf(Last.Callee);
@@ -253,7 +283,7 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
            Where.of(Last.Call->getExprLoc()),
            stepsOf(FD, llvm::ArrayRef(C.Chain).drop_back(), Where)});
     }
-    if (F.CudaWork || !F.Calls.empty())
+    if (F.saysSomething() || !F.Calls.empty())
       Out.Functions.push_back(std::move(F));
   });
   llvm::sort(Out.Functions,
@@ -267,18 +297,17 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
 // The project
 //===----------------------------------------------------------------------===//
 
-std::map<std::string, FunctionSummary>
-linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
-              unsigned MaxLinkDepth) {
-  std::map<std::string, FunctionSummary> ByUSR;
-  for (const TranslationUnitSummary &U : Units)
-    for (const FunctionSummary &F : U.Functions)
-      ByUSR.emplace(F.USR, F);
-  // Breadth first from each function without work of its own, over the
-  // units' own facts, so that the chain found is a shortest one.
+using FactOf = std::optional<FunctionSummary::CudaWorkFact> FunctionSummary::*;
+
+/// The fact \p Fact of each function of \p ByUSR that has none of its own,
+/// found breadth first (so that the chain is a shortest one) through the
+/// calls between units, over the units' own facts, MaxLinkDepth calls deep.
+static std::map<std::string, FunctionSummary::CudaWorkFact>
+linkFact(const std::map<std::string, FunctionSummary> &ByUSR, FactOf Fact,
+         unsigned MaxLinkDepth) {
   std::map<std::string, FunctionSummary::CudaWorkFact> Found;
   for (const auto &[USR, Root] : ByUSR) {
-    if (Root.CudaWork)
+    if (Root.*Fact)
       continue;
     struct Node {
       const FunctionSummary *S;
@@ -290,24 +319,26 @@ linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
     std::set<std::string> Visited{USR};
     for (size_t I = 0; I < Nodes.size(); ++I) {
       const FunctionSummary &S = *Nodes[I].S;
-      if (I > 0 && S.CudaWork) {
+      const std::optional<FunctionSummary::CudaWorkFact> &OwnFact = S.*Fact;
+      if (I > 0 && OwnFact) {
         std::vector<size_t> Path;
         for (int N = static_cast<int>(I); N > 0; N = Nodes[N].Parent)
           Path.push_back(N);
         std::reverse(Path.begin(), Path.end());
-        FunctionSummary::CudaWorkFact Fact;
+        const FunctionSummary::CudaWorkFact &Own = *OwnFact;
+        FunctionSummary::CudaWorkFact Linked;
         for (size_t N : Path) {
           const FunctionSummary::ExternalCall &C = *Nodes[N].Call;
           const FunctionSummary &Caller = *Nodes[Nodes[N].Parent].S;
-          Fact.Via.insert(Fact.Via.end(), C.Via.begin(), C.Via.end());
-          Fact.Via.push_back({C.Via.empty() ? Caller.Name : C.Via.back().Callee,
-                              C.Name, C.At});
+          Linked.Via.insert(Linked.Via.end(), C.Via.begin(), C.Via.end());
+          Linked.Via.push_back(
+              {C.Via.empty() ? Caller.Name : C.Via.back().Callee, C.Name,
+               C.At});
         }
-        Fact.Via.insert(Fact.Via.end(), S.CudaWork->Via.begin(),
-                        S.CudaWork->Via.end());
-        Fact.What = S.CudaWork->What;
-        Fact.At = S.CudaWork->At;
-        Found.emplace(USR, std::move(Fact));
+        Linked.Via.insert(Linked.Via.end(), Own.Via.begin(), Own.Via.end());
+        Linked.What = Own.What;
+        Linked.At = Own.At;
+        Found.emplace(USR, std::move(Linked));
         break;
       }
       if (Nodes[I].Depth >= MaxLinkDepth)
@@ -320,8 +351,20 @@ linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
       }
     }
   }
-  for (auto &[USR, Fact] : Found)
-    ByUSR[USR].CudaWork = std::move(Fact);
+  return Found;
+}
+
+std::map<std::string, FunctionSummary>
+linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
+              unsigned MaxLinkDepth) {
+  std::map<std::string, FunctionSummary> ByUSR;
+  for (const TranslationUnitSummary &U : Units)
+    for (const FunctionSummary &F : U.Functions)
+      ByUSR.emplace(F.USR, F);
+  for (FactOf Fact :
+       {&FunctionSummary::CudaWork, &FunctionSummary::DefiniteCudaWork})
+    for (auto &[USR, Linked] : linkFact(ByUSR, Fact, MaxLinkDepth))
+      ByUSR[USR].*Fact = std::move(Linked);
   return ByUSR;
 }
 
@@ -331,7 +374,7 @@ summariesFor(const TranslationUnitSummary &Unit,
   LinkedSummaries Out;
   for (const std::string &USR : Unit.Asked) {
     auto It = Linked.find(USR);
-    if (It == Linked.end() || !It->second.CudaWork)
+    if (It == Linked.end() || !It->second.saysSomething())
       continue;
     FunctionSummary F = It->second;
     F.Calls.clear(); // what the checks read is linked already
@@ -373,9 +416,11 @@ std::string contentHashOf(llvm::StringRef Path) {
 /// The files \p F names: where it is defined, its evidence and its calls.
 static std::set<std::string> filesOf(const FunctionSummary &F) {
   std::set<std::string> Out{F.Defined.File};
-  if (F.CudaWork) {
-    Out.insert(F.CudaWork->At.File);
-    for (const SummaryStep &S : F.CudaWork->Via)
+  for (const auto *Fact : {&F.CudaWork, &F.DefiniteCudaWork}) {
+    if (!*Fact)
+      continue;
+    Out.insert((*Fact)->At.File);
+    for (const SummaryStep &S : (*Fact)->Via)
       Out.insert(S.At.File);
   }
   Out.erase("");
@@ -386,7 +431,7 @@ ProjectSummariesFile
 projectSummariesFile(const std::map<std::string, FunctionSummary> &Linked) {
   ProjectSummariesFile Out;
   for (const auto &[USR, F] : Linked) {
-    if (!F.CudaWork)
+    if (!F.saysSomething())
       continue;
     FunctionSummary Kept = F;
     Kept.Calls.clear();

@@ -79,8 +79,10 @@ const clang::Expr *cudaDeviceEvidence(const clang::Expr *E,
 /// One piece of evidence of CUDA work.
 struct CudaEvidence {
   enum Kind {
-    Op,        ///< a CudaWork operation on a CUDA device
-    ModuleCall ///< a call on (or with) a module of a class moved to CUDA
+    Op,         ///< a CudaWork operation on a CUDA device
+    ModuleCall, ///< a call on (or with) a module of a class moved to CUDA
+    Summary     ///< a call of a function of another translation unit whose
+                ///< project summary has CUDA work (External)
   };
   Kind K = Op;
   /// Op: the operation.
@@ -93,16 +95,23 @@ struct CudaEvidence {
   const clang::Expr *MovedAt = nullptr;
   const clang::Expr *DeviceAt = nullptr;
   /// The calls from the try block (or handler) down to the function of
-  /// Site; empty when Site is in it.
+  /// Site; empty when Site is in it. For Summary, Chain.back() is the call
+  /// of the function of the other translation unit (Site).
   llvm::SmallVector<CallStep, 4> Chain;
+  /// Summary: that function's project summary (ProjectSummaries.h), whose
+  /// DefiniteCudaWork says what and where.
+  std::optional<FunctionSummary> External;
 };
 
 /// Finds CUDA work in statements and in the functions of the TU they call.
 class CudaEvidenceFinder {
 public:
   /// Collects the module classes that \p Ctx's user code moves to a CUDA
-  /// device.
-  CudaEvidenceFinder(clang::ASTContext &Ctx, unsigned MaxCallDepth);
+  /// device. With \p FollowSummaries, calls of functions this translation
+  /// unit declares but does not define are looked up in the project's
+  /// summaries (ProjectSummaries.h); a summary of the unit is made without.
+  CudaEvidenceFinder(clang::ASTContext &Ctx, unsigned MaxCallDepth,
+                     bool FollowSummaries = true);
   /// The first CUDA work in \p S (a try block or a handler), else none.
   /// \p Within is the function holding \p S.
   std::optional<CudaEvidence> find(const clang::Stmt *S,
@@ -110,12 +119,16 @@ public:
 
 private:
   std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *S);
+  /// The first call in \p Body's own statements of a function of another
+  /// translation unit whose summary has CUDA work on a CUDA device.
+  std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body);
   struct Move {
     const clang::Expr *MovedAt;
     const clang::Expr *DeviceAt;
   };
   llvm::DenseMap<const clang::CXXRecordDecl *, Move> CudaModules;
   unsigned MaxCallDepth;
+  bool FollowSummaries;
 };
 
 /// One finding.

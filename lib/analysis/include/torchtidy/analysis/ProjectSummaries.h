@@ -9,9 +9,11 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold one fact: the CUDA work a function does
-// (CudaWork.h), in its own body, through the functions of its translation
-// unit it calls, or through functions of other translation units (linked).
+// Summaries of this version hold two facts: the CUDA work a function does
+// (CudaWork.h), and the CUDA work it does on a CUDA device for sure
+// (CudaErrorRecovery.h's evidence), in its own body, through the functions
+// of its translation unit it calls, or through functions of other
+// translation units (linked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +74,13 @@ struct FunctionSummary {
     std::vector<SummaryStep> Via;
   };
   std::optional<CudaWorkFact> CudaWork;
+  /// CUDA work on a CUDA device for sure (libtorch-cuda-error-recovery's
+  /// evidence, CudaErrorRecovery.h: not a configurable device; a call of a
+  /// module its translation unit moves to CUDA counts), when there is some.
+  std::optional<CudaWorkFact> DefiniteCudaWork;
+
+  /// Whether the summary has a fact a check can use.
+  bool saysSomething() const { return CudaWork || DefiniteCudaWork; }
 
   /// A call to a function that its translation unit declares but does not
   /// define, for linking: the first such call per callee, with the calls of
@@ -118,6 +127,11 @@ bool fromJSON(const llvm::json::Value &V, LinkedSummaries &S, llvm::json::Path);
 
 /// The USR of \p D (clang's index), or "" when it has none.
 std::string usrOf(const clang::Decl *D);
+
+/// A user function (declared outside system headers) with external linkage
+/// that the translation unit declares but does not define: what it does is
+/// in another unit, which a project summary may say.
+bool isDeclaredElsewhere(const clang::FunctionDecl *FD);
 
 /// The summaries of the user functions with external linkage that \p Ctx
 /// defines, each from this translation unit alone: CUDA work within
