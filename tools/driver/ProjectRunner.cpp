@@ -107,10 +107,13 @@ void readResults(Job &J) {
 /// prepares a second analysis of each file whose checks asked about a
 /// function that another file's summary says something of: its linked
 /// summaries go to a file of \p TempDir, and the job starts afresh.
-/// Returns the jobs to run again, in file order; \p Linked gets the linked
-/// summaries.
+/// \p Earlier, when set, holds what the last whole-project run said, for a
+/// run of part of the project: the functions of the files it does not
+/// analyse. Returns the jobs to run again, in file order; \p Linked gets
+/// the linked summaries.
 std::vector<size_t> analyseAgainWithSummaries(
     std::vector<Job> &Jobs, llvm::StringRef TempDir,
+    std::optional<torchtidy::LinkedSummaries> Earlier,
     std::map<std::string, torchtidy::FunctionSummary> &Linked) {
   std::vector<torchtidy::TranslationUnitSummary> Units(Jobs.size());
   for (size_t K = 0; K < Jobs.size(); ++K) {
@@ -126,10 +129,16 @@ std::vector<size_t> analyseAgainWithSummaries(
     if (!fromJSON(*V, Units[K], Root))
       Units[K] = {};
   }
+  // After this run's own: a function summarised now is as it is now.
+  if (Earlier) {
+    Units.emplace_back();
+    Units.back().Functions = std::move(Earlier->Functions);
+  }
   Linked = torchtidy::linkSummaries(Units, torchtidy::limits::SummaryLinkDepth);
   std::vector<size_t> Again;
   for (size_t K = 0; K < Jobs.size(); ++K) {
     torchtidy::LinkedSummaries For = torchtidy::summariesFor(Units[K], Linked);
+
     if (For.Functions.empty())
       continue;
     Job &J = Jobs[K];
@@ -351,13 +360,26 @@ int runProject(ProjectOptions O) {
     readWorkerReport(J.ReportPath, Summary);
   std::vector<size_t> Again;
   if (Link) {
+    // What the whole project says is written, for the runs of one file
+    // (the plugin, torch-clangd, torch-tidy on a file), only by a run over
+    // every file of the database, so that a part never replaces the whole;
+    // a run of a part (a shard, the changed files, files named) reads it for
+    // the files it does not analyse, leaving out what is stale.
+    const bool Whole = O.Files.empty() && O.ShardCount == 1 && !O.Changed;
+    std::optional<torchtidy::LinkedSummaries> Earlier;
+    llvm::SmallString<256> SummariesPath(O.CacheDir);
+    llvm::sys::path::append(SummariesPath, torchtidy::ProjectSummariesFileName);
+    if (!Whole && !O.CacheDir.empty() && llvm::sys::fs::exists(SummariesPath)) {
+      std::string Error;
+      Earlier = torchtidy::readProjectSummaries(SummariesPath, Error);
+      if (!Earlier)
+        Err << "torch-tidy: ignoring the summaries '" << SummariesPath
+            << "': " << Error << "\n";
+    }
     std::map<std::string, torchtidy::FunctionSummary> Linked;
-    Again = analyseAgainWithSummaries(Jobs, TempDir, Linked);
-    // What the whole project says, for the runs of one file (the plugin,
-    // torch-clangd, torch-tidy on a file): only from a run over every file
-    // of the database, so that a part never replaces the whole.
-    if (!O.CacheDir.empty() && O.Files.empty() && O.ShardCount == 1 &&
-        !O.Changed)
+    Again =
+        analyseAgainWithSummaries(Jobs, TempDir, std::move(Earlier), Linked);
+    if (Whole && !O.CacheDir.empty())
       writeProjectSummaries(O.CacheDir, Linked);
     Total += Again.size();
     RunJobs(Again, /*Print=*/false);
@@ -430,10 +452,6 @@ int runProject(ProjectOptions O) {
     }
   }
   Summary.Files = Jobs.size();
-  if (!Again.empty())
-    Summary.Qualifiers.push_back(std::to_string(Again.size()) +
-                                 " analysed again with other files' "
-                                 "summaries");
   // Best effort: a leftover directory under /tmp harms nothing.
   (void)llvm::sys::fs::remove_directories(TempDir);
 
@@ -450,6 +468,10 @@ int runProject(ProjectOptions O) {
   if (NvccFiles)
     Summary.Qualifiers.push_back(std::to_string(NvccFiles) +
                                  " compiled by nvcc, parsed as CUDA by clang");
+  if (!Again.empty())
+    Summary.Qualifiers.push_back(std::to_string(Again.size()) +
+                                 " analysed again with other files' "
+                                 "summaries");
   Summary.FilesWithErrors = ParseFailures;
   Summary.Crashes = Crashes;
   Summary.Seconds = std::chrono::duration<double>(
