@@ -95,7 +95,7 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   auto AST = parse(Unit);
   TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
-  S.Asked = {"c:@F@elsewhere"};
+  S.Asked = {"cudaWork c:@F@elsewhere"};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -161,13 +161,22 @@ TEST(ProjectSummaries, LinksCudaWorkAcrossUnits) {
 
   // What a unit is analysed again with: what it asked about, with a fact.
   TranslationUnitSummary Asking;
-  Asking.Asked = {"f", "lone", "missing"};
+  Asking.Asked = {"cudaWork f", "cudaWork lone", "cudaWork missing",
+                  "definiteCudaWork f"};
   LinkedSummaries For = summariesFor(Asking, Linked);
   ASSERT_EQ(For.Functions.size(), 1U);
   EXPECT_EQ(For.Functions[0].USR, "f");
   EXPECT_TRUE(For.Functions[0].Calls.empty());
-  Asking.Asked = {"lone"};
+  Asking.Asked = {"cudaWork lone"};
   EXPECT_TRUE(summariesFor(Asking, Linked).Functions.empty());
+  // A question of another fact than the function has is no reason to
+  // analyse the file again.
+  Units[2].Functions[0].DefiniteCudaWork.reset();
+  auto Partly = linkSummaries(Units, /*MaxLinkDepth=*/4);
+  Asking.Asked = {"definiteCudaWork f"};
+  EXPECT_TRUE(summariesFor(Asking, Partly).Functions.empty());
+  Asking.Asked = {"cudaWork f"};
+  EXPECT_EQ(summariesFor(Asking, Partly).Functions.size(), 1U);
 }
 
 TEST(ProjectSummaries, TheFinderReadsThemAndRecordsTheQuestion) {
@@ -190,7 +199,7 @@ torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
   // Without summaries: nothing, as without a project run; the question is
   // recorded.
   EXPECT_TRUE(CudaWorkFinder(4).find(Hook).empty());
-  EXPECT_EQ(P.takeAsked(), std::vector<std::string>{USR});
+  EXPECT_EQ(P.takeAsked(), std::vector<std::string>{"cudaWork " + USR});
   // A finder that summarises its unit does not ask.
   EXPECT_TRUE(CudaWorkFinder(4, /*FollowSummaries=*/false).find(Hook).empty());
   EXPECT_TRUE(P.takeAsked().empty());

@@ -348,8 +348,8 @@ std::optional<CudaEvidence> CudaEvidenceFinder::inOtherUnits(const Stmt *Body) {
       Callee = CE->getConstructor();
     if (!Callee || !isDeclaredElsewhere(Callee))
       return;
-    std::optional<FunctionSummary> Linked =
-        ProjectSummaries::instance().lookup(Callee);
+    std::optional<FunctionSummary> Linked = ProjectSummaries::instance().lookup(
+        Callee, SummaryFact::DefiniteCudaWork);
     if (!Linked || !Linked->DefiniteCudaWork)
       return;
     R = CudaEvidence();

@@ -707,7 +707,7 @@ std::optional<CudaWorkFinding> CudaWorkFinder::externalWork(const Summary &S) {
     return std::nullopt;
   for (const CallStep &C : S.External) {
     std::optional<FunctionSummary> Linked =
-        ProjectSummaries::instance().lookup(C.Callee);
+        ProjectSummaries::instance().lookup(C.Callee, SummaryFact::CudaWork);
     if (!Linked || !Linked->CudaWork)
       continue;
     CudaOp Op{CudaOp::CudaLibrary, C.Call};

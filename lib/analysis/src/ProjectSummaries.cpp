@@ -368,18 +368,50 @@ linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
   return ByUSR;
 }
 
+llvm::StringRef factName(SummaryFact Fact) {
+  switch (Fact) {
+  case SummaryFact::CudaWork:
+    return "cudaWork";
+  case SummaryFact::DefiniteCudaWork:
+    return "definiteCudaWork";
+  }
+  return "";
+}
+
+bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
+  switch (Fact) {
+  case SummaryFact::CudaWork:
+    return F.CudaWork.has_value();
+  case SummaryFact::DefiniteCudaWork:
+    return F.DefiniteCudaWork.has_value();
+  }
+  return false;
+}
+
 LinkedSummaries
 summariesFor(const TranslationUnitSummary &Unit,
              const std::map<std::string, FunctionSummary> &Linked) {
   LinkedSummaries Out;
-  for (const std::string &USR : Unit.Asked) {
-    auto It = Linked.find(USR);
-    if (It == Linked.end() || !It->second.saysSomething())
+  std::set<std::string> Taken;
+  for (const std::string &Question : Unit.Asked) {
+    auto [Name, USR] = llvm::StringRef(Question).split(' ');
+    auto It = Linked.find(USR.str());
+    if (It == Linked.end() || Taken.count(It->first))
       continue;
+    bool Answered = false;
+    for (SummaryFact F : {SummaryFact::CudaWork, SummaryFact::DefiniteCudaWork})
+      Answered |= factName(F) == Name && hasFact(It->second, F);
+    if (!Answered)
+      continue;
+    Taken.insert(It->first);
     FunctionSummary F = It->second;
     F.Calls.clear(); // what the checks read is linked already
     Out.Functions.push_back(std::move(F));
   }
+  llvm::sort(Out.Functions,
+             [](const FunctionSummary &A, const FunctionSummary &B) {
+               return A.USR < B.USR;
+             });
   return Out;
 }
 
@@ -564,18 +596,18 @@ ProjectSummaries::summariesFor(const FunctionDecl *FD) {
   return &F.ByUSR;
 }
 
-std::optional<FunctionSummary>
-ProjectSummaries::lookup(const FunctionDecl *FD) {
+std::optional<FunctionSummary> ProjectSummaries::lookup(const FunctionDecl *FD,
+                                                        SummaryFact Fact) {
   std::string USR = usrOf(FD);
   if (USR.empty())
     return std::nullopt;
   std::lock_guard<std::mutex> G(Lock);
   const std::map<std::string, FunctionSummary> *Map = summariesFor(FD);
-  Asked.insert(USR);
+  Asked.insert((factName(Fact) + " " + USR).str());
   if (!Map)
     return std::nullopt;
   auto It = Map->find(USR);
-  if (It == Map->end())
+  if (It == Map->end() || !hasFact(It->second, Fact))
     return std::nullopt;
   return It->second;
 }

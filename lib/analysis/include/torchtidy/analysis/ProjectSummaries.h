@@ -93,13 +93,20 @@ struct FunctionSummary {
   std::vector<ExternalCall> Calls;
 };
 
+/// The facts a summary can hold, which a check asks for by name.
+enum class SummaryFact { CudaWork, DefiniteCudaWork };
+/// The fact's name in the format ("cudaWork", "definiteCudaWork").
+llvm::StringRef factName(SummaryFact Fact);
+/// Whether \p F holds \p Fact.
+bool hasFact(const FunctionSummary &F, SummaryFact Fact);
+
 /// What one translation unit says.
 struct TranslationUnitSummary {
   std::string File; ///< the main file, absolute
   std::vector<FunctionSummary> Functions;
-  /// USRs of the functions without a body here whose summary the checks
-  /// looked for (ProjectSummaries::lookup), sorted: the files a linked
-  /// summary can change.
+  /// The questions its checks asked (ProjectSummaries::lookup) about
+  /// functions without a body here, as "<fact name> <USR>", sorted: the
+  /// facts of other files that can change its findings.
   std::vector<std::string> Asked;
 };
 
@@ -147,8 +154,9 @@ std::map<std::string, FunctionSummary>
 linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
               unsigned MaxLinkDepth);
 
-/// Of \p Linked, what the checks of \p Unit asked about and a check can use
-/// (a function with a fact); empty when the file needs no second analysis.
+/// Of \p Linked, what the checks of \p Unit asked about and can use (a
+/// function with the fact asked for); empty when the file needs no second
+/// analysis.
 LinkedSummaries
 summariesFor(const TranslationUnitSummary &Unit,
              const std::map<std::string, FunctionSummary> &Linked);
@@ -211,10 +219,13 @@ public:
   void clear();
 
   /// The linked summary of \p FD, a function declared in user code that
-  /// the translation unit does not define; records that it was asked.
-  std::optional<FunctionSummary> lookup(const clang::FunctionDecl *FD);
+  /// the translation unit does not define, when it holds \p Fact; records
+  /// the question.
+  std::optional<FunctionSummary> lookup(const clang::FunctionDecl *FD,
+                                        SummaryFact Fact);
 
-  /// The USRs asked about since the last call, sorted.
+  /// The questions asked since the last call ("<fact name> <USR>"),
+  /// sorted.
   std::vector<std::string> takeAsked();
 
 private:
