@@ -73,6 +73,56 @@ TEST(CudaErrorRecovery, HandlerExit) {
   EXPECT_EQ(handler("std::abort();").first, HandlerExit::EndsProgram);
   EXPECT_EQ(handler("return 1;", "int main()").first, HandlerExit::EndsProgram);
   EXPECT_EQ(handler("return 1;", "int g()").first, HandlerExit::CarriesOn);
+  // Falling off the end of main after printing returns from main.
+  EXPECT_EQ(handler("std::puts(e.what());", "int main()").first,
+            HandlerExit::EndsProgram);
+  EXPECT_EQ(handler("std::puts(e.what());", "void g()").first,
+            HandlerExit::CarriesOn);
+  // ...but not after the user's code, or a tensor, in the handler.
+  EXPECT_EQ(handler("g();", "void g(); int main()").first,
+            HandlerExit::CarriesOn);
+  EXPECT_EQ(handler("auto t = torch::zeros({1});", "int main()").first,
+            HandlerExit::CarriesOn);
+}
+
+/// How the first handler of \p Main (a whole main) ends.
+HandlerExit handlerOfMain(const std::string &Main) {
+  auto AST = parse(Main);
+  const clang::CXXTryStmt *Try = firstTry(*AST);
+  auto Fns = match(functionDecl(isDefinition(), isMain()).bind("f"),
+                   AST->getASTContext());
+  return classifyHandlerExit(Try->getHandler(0),
+                             Fns.front().getNodeAs<clang::FunctionDecl>("f"));
+}
+
+TEST(CudaErrorRecovery, HandlerAtTheEndOfMain) {
+  const char *Catch =
+      "try { } catch (const c10::Error &e) { std::puts(\"x\"); }";
+  // Only printing and returns to the end of main, through ifs, compounds
+  // and outer try blocks and handlers.
+  EXPECT_EQ(handlerOfMain(std::string("int main() { ") + Catch +
+                          " std::puts(\"bye\"); return 0; }"),
+            HandlerExit::EndsProgram);
+  EXPECT_EQ(handlerOfMain(std::string("int main(int n, char **) { if (n) { ") +
+                          Catch +
+                          " } else { std::puts(\"cpu\"); } return 0; }"),
+            HandlerExit::EndsProgram);
+  EXPECT_EQ(handlerOfMain(std::string("int main() { try { ") + Catch +
+                          " } catch (...) { } }"),
+            HandlerExit::EndsProgram);
+  // Anything that may use the GPU again keeps it carrying on.
+  EXPECT_EQ(handlerOfMain(std::string("int main() { ") + Catch +
+                          " auto t = torch::ones({1}); }"),
+            HandlerExit::CarriesOn);
+  EXPECT_EQ(handlerOfMain(std::string("void run(); int main() { ") + Catch +
+                          " run(); }"),
+            HandlerExit::CarriesOn);
+  EXPECT_EQ(handlerOfMain(std::string("int main() { while (true) { ") + Catch +
+                          " } }"),
+            HandlerExit::CarriesOn);
+  EXPECT_EQ(handlerOfMain(std::string("int main() { ") + Catch +
+                          " c10::cuda::CUDACachingAllocator::emptyCache(); }"),
+            HandlerExit::CarriesOn);
 }
 
 TEST(CudaErrorRecovery, OutOfMemory) {

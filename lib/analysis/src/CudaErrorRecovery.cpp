@@ -1,6 +1,7 @@
 //===--- CudaErrorRecovery.cpp - Handlers that outlive a CUDA error -------===//
 
 #include "torchtidy/analysis/CudaErrorRecovery.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/HardcodedDevice.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -73,6 +74,99 @@ CaughtErrors classifyCatch(const CXXTryStmt *Try, unsigned HandlerIndex,
   return classifyHandler(Try->getHandler(HandlerIndex));
 }
 
+/// Whether \p S, run after a CUDA error, cannot use the GPU: a return, a
+/// null statement, a declaration or an expression whose calls are all of
+/// functions of the standard library (declared in system headers, not
+/// LibTorch's at::, c10:: or torch::) on values that are no tensor or
+/// module: printing a message. Any control flow, user function, LibTorch
+/// call or tensor is not.
+static bool isInertAfterError(const Stmt *S, unsigned Depth = 0) {
+  if (!S)
+    return true;
+  if (Depth > limits::StatementNesting)
+    return false;
+  if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt,
+          CXXTryStmt, GotoStmt, LambdaExpr, CoroutineBodyStmt>(S))
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const QualType T = E->getType();
+    if (!T.isNull() &&
+        (isTensorType(T) || getHolderModule(T) || getSharedPtrModule(T) ||
+         isModuleClass(T.getNonReferenceType()->getAsCXXRecordDecl())))
+      return false;
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      Callee = Call->getDirectCallee();
+      if (!Callee)
+        return false;
+    } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      Callee = CE->getConstructor();
+    }
+    if (Callee) {
+      if (isUserDecl(Callee))
+        return false;
+      // The error's own message (c10::Error::what, msg).
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+          MD && MD->getIdentifier() &&
+          llvm::is_contained({"what", "msg", "what_without_backtrace"},
+                             MD->getName()))
+        return true;
+      const DeclContext *DC =
+          Callee->getDeclContext()->getEnclosingNamespaceContext();
+      for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
+        if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+            NS && isa<TranslationUnitDecl>(NS->getParent()) &&
+            llvm::is_contained({"at", "c10", "torch", "caffe2"}, NS->getName()))
+          return false;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    if (!isInertAfterError(Child, Depth + 1))
+      return false;
+  return true;
+}
+
+/// \p Try, a try statement of main, is followed by nothing that can use the
+/// GPU up to the end of main: each statement after it, and after each
+/// statement around it (an if, a compound, the block of an outer try or the
+/// handler of one), is inert (isInertAfterError); no loop encloses it, which
+/// would run its body again. Falling off the end of main returns from it.
+static bool onlyEndsMainAfter(const CXXTryStmt *Try, const FunctionDecl *Main) {
+  FunctionContext *FC = FunctionContexts::of(Main->getASTContext()).get(Main);
+  if (!FC || !Main->getBody())
+    return false;
+  const Stmt *Cur = Try;
+  for (unsigned Steps = 0; Steps < limits::StatementNesting; ++Steps) {
+    if (Cur == Main->getBody())
+      return true;
+    const Stmt *Parent = FC->parentOf(Cur);
+    if (!Parent)
+      return false;
+    if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
+      bool After = false;
+      for (const Stmt *Sub : CS->body()) {
+        if (After && !isInertAfterError(Sub))
+          return false;
+        After |= Sub == Cur;
+      }
+    } else if (const auto *Catch = dyn_cast<CXXCatchStmt>(Parent)) {
+      // The end of an outer handler: on after its try statement.
+      Parent = FC->parentOf(Catch);
+      if (!Parent || !isa<CXXTryStmt>(Parent))
+        return false;
+    } else {
+      // Out of a branch of an if (not its condition) or a try's block; a
+      // loop, a switch or anything else may run it again.
+      const auto *If = dyn_cast<IfStmt>(Parent);
+      const bool OutOfBranch = If && If->getCond() != Cur;
+      if (!OutOfBranch && !isa<CXXTryStmt>(Parent))
+        return false;
+    }
+    Cur = Parent;
+  }
+  return false;
+}
+
 HandlerExit classifyHandlerExit(const CXXCatchStmt *H,
                                 const FunctionDecl *Within) {
   HandlerExit R = HandlerExit::CarriesOn;
@@ -90,6 +184,15 @@ HandlerExit classifyHandlerExit(const CXXCatchStmt *H,
     if (isa<ReturnStmt>(S) && Within && Within->isMain())
       R = HandlerExit::EndsProgram;
   });
+  // A handler of main after which nothing but printing runs to main's end
+  // (falling off it returns from main): the program ends.
+  if (R == HandlerExit::CarriesOn && Within && Within->isMain() &&
+      Within->getBody() && isInertAfterError(H->getHandlerBlock()))
+    if (FunctionContext *FC =
+            FunctionContexts::of(Within->getASTContext()).get(Within))
+      if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(FC->parentOf(H));
+          Try && onlyEndsMainAfter(Try, Within))
+        R = HandlerExit::EndsProgram;
   return R;
 }
 
