@@ -49,8 +49,7 @@ void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
     // notes in the files that hold it.
     if (!E.External || !E.External->DefiniteCudaWork)
       return;
-    const torchtidy::FunctionSummary::CudaWorkFact &W =
-        *E.External->DefiniteCudaWork;
+    const torchtidy::FunctionSummary::Fact &W = *E.External->DefiniteCudaWork;
     for (const torchtidy::SummaryStep &S : W.Via)
       notePlace(S.At, "'" + S.Callee + "' is called here", E.Site->getExprLoc(),
                 SM);

@@ -83,7 +83,7 @@ void CudaInDatasetGetCheck::reportExternal(const CXXMethodDecl *Hook,
   if (!F.External || !F.External->CudaWork)
     return;
   const torchtidy::FunctionSummary &Callee = *F.External;
-  const torchtidy::FunctionSummary::CudaWorkFact &Work = *Callee.CudaWork;
+  const torchtidy::FunctionSummary::Fact &Work = *Callee.CudaWork;
   const SourceLocation Loc = F.Chain.front().Call->getExprLoc();
   diag(Loc, "%q0 does CUDA work (%1, in '%2') in %q3, %4")
       << F.Chain.front().Callee << Work.What

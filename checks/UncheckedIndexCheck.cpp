@@ -6,6 +6,7 @@
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 #include "utils/OptionsUtils.h"
@@ -395,10 +396,24 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
           << Subject << Passed << W.What << W.Unit << W.Bound << W.Effect;
       Tail(D);
     }
-    if (E.Range.External)
+    const torchtidy::FunctionSummary *S = E.Range.ExternalSummary.get();
+    const torchtidy::FunctionSummary::Fact *Outside =
+        S ? torchtidy::factOf(*S, torchtidy::SummaryFact::OutsideValues)
+          : nullptr;
+    if (Outside && E.Range.External) {
+      // Through a function of another file: the call here, and where its
+      // project summary says the values enter.
+      const SourceLocation CallAt = E.Range.External->getBeginLoc();
+      diag(CallAt, "'%0' is called here", DiagnosticIDs::Note) << S->Name;
+      notePlace(Outside->At,
+                "the values come from " + Outside->What +
+                    " here (the project's summary of '" + S->Name + "')",
+                CallAt, Context->getSourceManager());
+    } else if (E.Range.External) {
       diag(E.Range.External->getBeginLoc(), "the values come from %0 here",
            DiagnosticIDs::Note)
           << E.Range.How;
+    }
     break;
   }
   case IndexEvidence::IneffectiveGuard: {

@@ -2,7 +2,9 @@
 
 #include "UncheckedKernelLaunchCheck.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/KernelLaunches.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/UserCode.h"
 #include "utils/OptionsUtils.h"
 
@@ -428,6 +430,18 @@ void UncheckedKernelLaunchCheck::reportArgument(
     diag(writtenLoc(I.LauncherLaunch->getBeginLoc()),
          "'%0' launches the kernel here", DiagnosticIDs::Note)
         << I.Launcher->getName();
+  else if (I.Launcher && I.LauncherSummary)
+    // Defined in another file: where its project summary says it launches.
+    for (const torchtidy::FunctionSummary::LaunchedParam &L :
+         I.LauncherSummary->LaunchedParams)
+      if (L.Param == I.LauncherParam) {
+        notePlace(L.Launch.At,
+                  "'" + I.LauncherSummary->Name + "' passes it to " +
+                      L.Launch.What + " here (the project's summary of '" +
+                      I.LauncherSummary->Name + "')",
+                  Loc, Context->getSourceManager());
+        break;
+      }
 }
 
 } // namespace clang::tidy::libtorch

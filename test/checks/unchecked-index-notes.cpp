@@ -61,6 +61,33 @@ torch::Tensor parsed(torch::nn::Embedding emb,
   // CHECK-NOTES: :[[@LINE-3]]:22: note: the values come from std::stoll here
 }
 
+// A helper that returns a vector it parses: its values come from outside.
+std::vector<int64_t> parseAll(const std::vector<std::string> &tokens) {
+  std::vector<int64_t> out;
+  for (const std::string &tok : tokens)
+    out.push_back(std::stoll(tok));
+  return out;
+}
+
+// One that makes its values: none.
+std::vector<int64_t> firstN(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(i % 10);
+  return out;
+}
+
+torch::Tensor parsedByHelper(torch::nn::Embedding emb,
+                             const std::vector<std::string> &tokens) {
+  std::vector<int64_t> ids = parseAll(tokens);
+  torch::Tensor made = emb(torch::tensor(firstN(5)));
+  // CHECK-NOTES-PARAMS: :[[@LINE-1]]:24: warning: index 'torch::tensor(firstN(5))' reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
+  // CHECK-NOTES-PARAMS: :[[@LINE-2]]:28: note: the index is computed by 'tensor' here, which can leave the table's range
+  return made + emb(torch::tensor(ids));
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: index 'torch::tensor(ids)' holds values from outside the program and reaches Embedding 'emb' without a bounds check; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-20]]:19: note: the values come from std::stoll here
+}
+
 torch::Tensor notProtected(torch::nn::Embedding emb, torch::Tensor ids,
                            bool strict) {
   if (strict)

@@ -91,11 +91,94 @@ TEST(ProjectSummaries, CodeThatDoesNotCompileSaysNothing) {
   EXPECT_TRUE(S.Functions.empty());
 }
 
+TEST(ProjectSummaries, ValuesFromOutsideTheProgram) {
+  auto AST = parse(R"cpp(
+#include <sstream>
+#include <string>
+#include <vector>
+std::vector<int64_t> read_ids(const std::string &line) {
+  std::vector<int64_t> ids;
+  std::istringstream in(line);
+  int64_t id = 0;
+  while (in >> id)
+    ids.push_back(id);
+  return ids;
+}
+torch::Tensor load_ids(const std::vector<std::string> &tokens) {
+  std::vector<int64_t> v;
+  for (const std::string &t : tokens)
+    v.push_back(std::stoll(t));
+  return torch::tensor(v);
+}
+torch::Tensor wrapped(const std::string &line) {
+  return torch::tensor(read_ids(line));
+}
+std::vector<int64_t> elsewhere_ids(const std::string &line);
+torch::Tensor from_elsewhere(const std::string &line) {
+  return torch::tensor(elsewhere_ids(line));
+}
+torch::Tensor made(int64_t n) { return torch::arange(n); }
+std::vector<int64_t> counted(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(i);
+  return out;
+}
+std::vector<bool> flags(const std::string &s) {
+  std::vector<bool> out;
+  out.push_back(std::stoll(s) != 0);
+  return out;
+}
+)cpp");
+  ProjectSummaries::instance().clear();
+  ProjectSummaries::instance().disable();
+  TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  // A vector filled from a stream, a tensor of parsed values, and a tensor
+  // of what a helper of the unit parses (lines: the #include is line 1).
+  const FunctionSummary *Read = find(S, "read_ids");
+  ASSERT_TRUE(Read && Read->OutsideValues);
+  EXPECT_EQ(Read->OutsideValues->What, "a stream (>>)");
+  EXPECT_EQ(Read->OutsideValues->At.Line, 10U);
+  const FunctionSummary *Load = find(S, "load_ids");
+  ASSERT_TRUE(Load && Load->OutsideValues);
+  EXPECT_EQ(Load->OutsideValues->What, "std::stoll");
+  EXPECT_EQ(Load->OutsideValues->At.Line, 17U);
+  const FunctionSummary *Wrapped = find(S, "wrapped");
+  ASSERT_TRUE(Wrapped && Wrapped->OutsideValues);
+  EXPECT_EQ(Wrapped->OutsideValues->At.Line, 10U);
+  // Another file's function is not followed while summarising (the linker
+  // does not chain returns either), and no question is asked.
+  const FunctionSummary *FromElsewhere = find(S, "from_elsewhere");
+  EXPECT_TRUE(!FromElsewhere || !FromElsewhere->OutsideValues);
+  EXPECT_TRUE(ProjectSummaries::instance().takeAsked().empty());
+  // Values the program makes, and booleans, say nothing.
+  EXPECT_FALSE(find(S, "made"));
+  EXPECT_FALSE(find(S, "counted"));
+  EXPECT_FALSE(find(S, "flags"));
+  ProjectSummaries::instance().clear();
+
+  // The fact is asked for by its name, and a question about it is answered
+  // only by a function that has it.
+  std::map<std::string, FunctionSummary> Linked;
+  Linked[Read->USR] = *Read;
+  TranslationUnitSummary Asking;
+  Asking.Asked = {"outsideValues " + Read->USR};
+  ASSERT_EQ(summariesFor(Asking, Linked).Functions.size(), 1U);
+  Asking.Asked = {"cudaWork " + Read->USR};
+  EXPECT_TRUE(summariesFor(Asking, Linked).Functions.empty());
+  EXPECT_EQ(factName(SummaryFact::OutsideValues), "outsideValues");
+}
+
 TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   auto AST = parse(Unit);
   TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
   S.Asked = {"cudaWork c:@F@elsewhere"};
+  S.Functions.front().OutsideValues =
+      FunctionSummary::Fact{"std::stoll", {"/p/read.cpp", 3, 9}, {}};
+  S.Functions.front().LaunchedParams = {
+      {2, FunctionSummary::Fact{"kernel 'k'", {"/p/k.cu", 8, 3}, {}}}};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -106,6 +189,19 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   std::string Again;
   llvm::raw_string_ostream(Again) << llvm::json::Value(toJSON(Back));
   EXPECT_EQ(Text, Again);
+  ASSERT_EQ(Back.Functions.front().LaunchedParams.size(), 1U);
+  EXPECT_EQ(Back.Functions.front().LaunchedParams[0].Param, 2U);
+  EXPECT_EQ(Back.Functions.front().LaunchedParams[0].Launch.At.File, "/p/k.cu");
+  EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::LaunchedParams));
+  // A parameter index that cannot be one is refused.
+  {
+    llvm::json::Value Bad = toJSON(Back);
+    auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
+    (*(*Fn->getArray("launchedParams"))[0].getAsObject())["param"] = -1;
+    TranslationUnitSummary Refused;
+    llvm::json::Path::Root BadRoot;
+    EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));
+  }
   // Another version is refused, not half read.
   (*V->getAsObject())["version"] = SummaryFormatVersion + 1;
   TranslationUnitSummary Other;
@@ -124,7 +220,7 @@ FunctionSummary fn(std::string USR, std::vector<std::string> Calls,
   F.Name = USR;
   F.Defined = {USR + ".cpp", 1, 1};
   if (Work)
-    F.CudaWork = FunctionSummary::CudaWorkFact{
+    F.CudaWork = FunctionSummary::Fact{
         "'cuda' moves a tensor to the GPU", {USR + ".cpp", 7, 3}, {}};
   for (std::string &C : Calls)
     F.Calls.push_back({C, C, {USR + ".cpp", 5, 10}, {}});

@@ -71,6 +71,7 @@ void IndexRange::join(const IndexRange &O) {
   if (!External && O.External) {
     External = O.External;
     How = O.How;
+    ExternalSummary = O.ExternalSummary;
   }
 }
 
@@ -262,8 +263,10 @@ std::string describeQuantity(const Quantity &Q, const ASTContext &Ctx,
 
 IndexRangeAnalysis::IndexRangeAnalysis(ASTContext &Ctx,
                                        IndexGuardAnalysis &Guards,
-                                       bool NoCallerIsUnbounded)
-    : P(std::make_unique<Impl>(Ctx, Guards, NoCallerIsUnbounded)) {}
+                                       bool NoCallerIsUnbounded,
+                                       bool FollowSummaries)
+    : P(std::make_unique<Impl>(Ctx, Guards, NoCallerIsUnbounded,
+                               FollowSummaries)) {}
 
 IndexRangeAnalysis::~IndexRangeAnalysis() = default;
 
@@ -285,6 +288,11 @@ Quantity IndexRangeAnalysis::quantityOf(const FunctionDecl *FD, const Expr *E) {
 TableSize IndexRangeAnalysis::tableOf(const FunctionDecl *FD,
                                       const IndexOpSite &Site) {
   return P->tableOf(FD, Site);
+}
+
+std::optional<OutsideValues>
+IndexRangeAnalysis::returnedOutsideValues(const FunctionDecl *FD) {
+  return P->returnedOutside(FD);
 }
 
 } // namespace torchtidy

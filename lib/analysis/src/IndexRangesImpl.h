@@ -82,6 +82,8 @@ struct IndexRangeAnalysis::Impl {
   /// ReportParameters: a length parameter of a function with no caller in
   /// the TU is reported.
   bool NoCallerIsUnbounded;
+  /// Calls of functions of other files ask the project's summaries.
+  bool FollowSummaries;
   unsigned Depth = 0;
 
   /// Per class: constructor parameters (and fields of them) as the members
@@ -109,8 +111,9 @@ struct IndexRangeAnalysis::Impl {
       Callers;
 
   Impl(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards,
-       bool NoCallerIsUnbounded)
-      : Ctx(Ctx), Guards(Guards), NoCallerIsUnbounded(NoCallerIsUnbounded) {}
+       bool NoCallerIsUnbounded, bool FollowSummaries)
+      : Ctx(Ctx), Guards(Guards), NoCallerIsUnbounded(NoCallerIsUnbounded),
+        FollowSummaries(FollowSummaries) {}
 
   struct DepthGuard {
     unsigned &D;
@@ -212,9 +215,25 @@ struct IndexRangeAnalysis::Impl {
   IndexRange values(const Quantity &V, const clang::Expr *At, bool Sentinel);
 
   /// Whether a local vector was filled with numbers parsed from text or
-  /// bytes read from a file: the call that does it, and how.
-  std::optional<std::pair<const clang::Expr *, std::string>>
-  parsedInto(const clang::FunctionDecl *FD, const clang::ValueDecl *Buffer);
+  /// bytes read from a file, or made by a call that returns such values
+  /// (calledOutside): the call that does it, and how.
+  std::optional<OutsideValues> parsedInto(const clang::FunctionDecl *FD,
+                                          const clang::ValueDecl *Buffer);
+
+  /// A call whose result holds values from outside the program: a helper of
+  /// this unit whose returns do (returnedOutside), or, with FollowSummaries,
+  /// a function of another file whose project summary says so.
+  std::optional<OutsideValues> calledOutside(const clang::FunctionDecl *FD,
+                                             const clang::CallExpr *Call);
+
+  /// What IndexRangeAnalysis::returnedOutsideValues says of \p Def.
+  std::optional<OutsideValues> returnedOutside(const clang::FunctionDecl *Def);
+
+  /// A std container of integers (not bools): what parsed ids fill.
+  static bool isIntegerContainer(clang::QualType T);
+
+  /// The range of values from outside the program, \p P.
+  static IndexRange outsideRange(OutsideValues P);
 
   /// `in >> v` with `in` a std::istream (a file, a string stream, std::cin)
   /// and \p V the variable read into, in \p FD; else null.

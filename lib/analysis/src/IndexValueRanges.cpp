@@ -9,6 +9,7 @@
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -75,10 +76,16 @@ IndexRange IndexRangeAnalysis::Impl::values(const Quantity &V, const Expr *At,
   return R;
 }
 
-std::optional<std::pair<const Expr *, std::string>>
+std::optional<OutsideValues>
 IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
                                      const ValueDecl *Buffer) {
-  std::optional<std::pair<const Expr *, std::string>> Found;
+  // `std::vector<int64_t> ids = read_ids(path);`
+  if (const auto *VD = dyn_cast<VarDecl>(Buffer);
+      VD && VD->isLocalVarDecl() && VD->getInit())
+    if (const auto *Call = dyn_cast<CallExpr>(unwrap(VD->getInit())))
+      if (std::optional<OutsideValues> Called = calledOutside(FD, Call))
+        return Called;
+  std::optional<OutsideValues> Found;
   forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
     if (Found)
       return;
@@ -95,11 +102,11 @@ IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
                     op::ContainerInsert))
         for (const Expr *A : MC->arguments()) {
           if (const Expr *P = parseCall(A))
-            Found = std::make_pair(P, calleeText(P));
+            Found = OutsideValues{P, calleeText(P), nullptr};
           // `in >> id; ids.push_back(id);`
           else if (auto V = namedValue(A); V && !V->second)
             if (const Expr *X = extractionInto(FD, V->first))
-              Found = std::make_pair(X, std::string("a stream (>>)"));
+              Found = OutsideValues{X, "a stream (>>)", nullptr};
         }
     }
     if (Facts & op::ReadsBytes)
@@ -110,7 +117,73 @@ IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
               Mentions = true;
         });
     if (Mentions && !Found)
-      Found = std::make_pair(cast<Expr>(Call), calleeText(Call));
+      Found = OutsideValues{cast<Expr>(Call), calleeText(Call), nullptr};
+  });
+  return Found;
+}
+
+std::optional<OutsideValues>
+IndexRangeAnalysis::Impl::calledOutside(const FunctionDecl *FD,
+                                        const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return std::nullopt;
+  if (const FunctionDecl *Def = definitionOf(Callee)) {
+    if (Def == FD || Depth > limits::HelperDepth * 2)
+      return std::nullopt;
+    DepthGuard G(Depth);
+    return returnedOutside(Def);
+  }
+  if (!FollowSummaries || !isDeclaredElsewhere(Callee))
+    return std::nullopt;
+  const QualType Ret = Callee->getReturnType();
+  if (!isTensorType(Ret.getNonReferenceType()) &&
+      !isIntegerContainer(Ret.getNonReferenceType()))
+    return std::nullopt;
+  std::optional<FunctionSummary> S =
+      ProjectSummaries::instance().lookup(Callee, SummaryFact::OutsideValues);
+  if (!S || !S->OutsideValues)
+    return std::nullopt;
+  std::string How = S->OutsideValues->What;
+  return OutsideValues{Call, std::move(How),
+                       std::make_shared<const FunctionSummary>(std::move(*S))};
+}
+
+bool IndexRangeAnalysis::Impl::isIntegerContainer(QualType T) {
+  const QualType Elem = getContainerElementType(T);
+  return !Elem.isNull() && Elem->isIntegerType() && !Elem->isBooleanType();
+}
+
+std::optional<OutsideValues>
+IndexRangeAnalysis::Impl::returnedOutside(const FunctionDecl *Def) {
+  if (!Def || !Def->hasBody())
+    return std::nullopt;
+  const QualType Ret = Def->getReturnType().getNonReferenceType();
+  const bool Tensor = isTensorType(Ret);
+  if (!Tensor && !isIntegerContainer(Ret))
+    return std::nullopt;
+  std::optional<OutsideValues> Found;
+  forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+    const auto *Ret = dyn_cast<ReturnStmt>(S);
+    if (Found || !Ret || !Ret->getRetValue())
+      return;
+    const Expr *V = Ret->getRetValue();
+    if (Tensor) {
+      IndexRange R = rangeOf(Def, V, nullptr);
+      if (R.External)
+        Found = OutsideValues{R.External, R.How, R.ExternalSummary};
+      return;
+    }
+    // A vector of integers: a local filled by parsing, or another call's.
+    const Expr *Value = unwrap(V);
+    if (auto N = namedValue(Value); N && !N->second && N->first)
+      if (const auto *VD = dyn_cast<VarDecl>(N->first);
+          VD && VD->isLocalVarDecl()) {
+        Found = parsedInto(Def, VD);
+        return;
+      }
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Value))
+      Found = calledOutside(Def, Call);
   });
   return Found;
 }
@@ -403,15 +476,17 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
         if (R.HasInterval || !R.Values.empty())
           return R;
       }
-      // torch::tensor(v) of a vector filled by parsing.
-      if (const Expr *A0 = argAt(Call, 0))
+      // torch::tensor(v) of a vector filled by parsing, or
+      // torch::tensor(read_ids(path)).
+      if (const Expr *A0 = argAt(Call, 0)) {
+        std::optional<OutsideValues> P;
         if (auto N = namedValue(A0); N && !N->second)
-          if (auto P = parsedInto(FD, N->first)) {
-            IndexRange R;
-            R.External = P->first;
-            R.How = P->second;
-            return R;
-          }
+          P = parsedInto(FD, N->first);
+        else if (const auto *Inner = dyn_cast_or_null<CallExpr>(unwrap(A0)))
+          P = calledOutside(FD, Inner);
+        if (P)
+          return outsideRange(std::move(*P));
+      }
       return IndexRange::opaque();
     }
     if (Facts & op::WrapsMemory) {
@@ -424,12 +499,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
             Buffer = DRE->getDecl();
       });
       if (Buffer)
-        if (auto P = parsedInto(FD, Buffer)) {
-          IndexRange R;
-          R.External = P->first;
-          R.How = P->second;
-          return R;
-        }
+        if (auto P = parsedInto(FD, Buffer))
+          return outsideRange(std::move(*P));
       return IndexRange::opaque();
     }
     if (Facts & op::Concatenates) {
@@ -602,9 +673,22 @@ IndexRange IndexRangeAnalysis::Impl::shifted(const FunctionDecl *FD,
   return IndexRange::opaque();
 }
 
+IndexRange IndexRangeAnalysis::Impl::outsideRange(OutsideValues P) {
+  IndexRange R;
+  R.External = P.At;
+  R.How = std::move(P.How);
+  R.ExternalSummary = std::move(P.Summary);
+  return R;
+}
+
 IndexRange IndexRangeAnalysis::Impl::helperRange(const FunctionDecl *FD,
                                                  const CallExpr *Call) {
   const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+  // A function of another file: what the project's summary says.
+  if (!Def && Call->getDirectCallee() &&
+      isTensorType(Call->getDirectCallee()->getReturnType()))
+    if (std::optional<OutsideValues> P = calledOutside(FD, Call))
+      return outsideRange(std::move(*P));
   if (!Def || Def == FD || Depth > limits::HelperDepth * 2 ||
       !isTensorType(Def->getReturnType()))
     return IndexRange::opaque();

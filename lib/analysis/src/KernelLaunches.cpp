@@ -447,7 +447,7 @@ KernelLaunchAnalysis::argumentIssues(const FunctionDecl *FD) {
       return;
     if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Call)) {
       for (const Expr *A : L->arguments())
-        P->checkArgument(A, L, FD, nullptr, nullptr, Out);
+        P->checkArgument(A, L, FD, nullptr, nullptr, 0, Out);
       return;
     }
     const FunctionDecl *Callee = Call->getDirectCallee();
@@ -458,7 +458,8 @@ KernelLaunchAnalysis::argumentIssues(const FunctionDecl *FD) {
     for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
       Impl::LauncherAnswer Answer = P->launcher(Callee, A - Shift, 0);
       if (Answer.Is)
-        P->checkArgument(Call->getArg(A), Call, FD, Callee, Answer.Launch, Out);
+        P->checkArgument(Call->getArg(A), Call, FD, Callee, &Answer, A - Shift,
+                         Out);
     }
   });
   return Out;

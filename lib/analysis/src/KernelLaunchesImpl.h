@@ -171,6 +171,9 @@ struct KernelLaunchAnalysis::Impl {
   struct LauncherAnswer {
     bool Is = false;
     const clang::Expr *Launch = nullptr;
+    /// A function of another file that its project summary says launches
+    /// with the parameter.
+    std::shared_ptr<const FunctionSummary> Summary;
   };
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
                  LauncherAnswer>
@@ -462,7 +465,7 @@ struct KernelLaunchAnalysis::Impl {
   void checkArgument(const clang::Expr *Arg, const clang::CallExpr *Sink,
                      const clang::FunctionDecl *FD,
                      const clang::FunctionDecl *Launcher,
-                     const clang::Expr *LauncherLaunch,
+                     const LauncherAnswer *Answer, unsigned Param,
                      std::vector<KernelArgIssue> &Out);
 };
 

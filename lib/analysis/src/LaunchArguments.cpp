@@ -10,6 +10,7 @@
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -323,11 +324,22 @@ KernelLaunchAnalysis::Impl::launcher(const FunctionDecl *Callee, unsigned Param,
   if (!PT->isPointerType() && !isAccessorType(PT))
     return {};
   if (!Def || !Def->getBody()) {
-    // Only declared here (defined in a .cu file): a launcher when it
-    // takes a stream.
+    // Only declared here (defined in a .cu file): a launcher when the
+    // project's summary of it says it launches with the parameter, or
+    // when it takes a stream.
+    if (Config.FollowSummaries && isDeclaredElsewhere(Decl))
+      if (std::optional<FunctionSummary> S =
+              ProjectSummaries::instance().lookup(Decl,
+                                                  SummaryFact::LaunchedParams))
+        if (llvm::any_of(S->LaunchedParams,
+                         [&](const FunctionSummary::LaunchedParam &L) {
+                           return L.Param == Param;
+                         }))
+          return {true, nullptr,
+                  std::make_shared<const FunctionSummary>(std::move(*S))};
     for (const ParmVarDecl *P : Decl->parameters())
       if (isCudaStreamType(P->getType()))
-        return {true, nullptr};
+        return {true, nullptr, nullptr};
     return {};
   }
   auto Key = std::make_pair(Def, Param);
@@ -356,7 +368,7 @@ KernelLaunchAnalysis::Impl::launcher(const FunctionDecl *Callee, unsigned Param,
         if (passedParam(Call->getArg(A), Def) == PVD) {
           LauncherAnswer Inner = launcher(Next, A - Shift, Depth + 1);
           if (Inner.Is)
-            Answer = {true, Inner.Launch ? Inner.Launch : Call};
+            Answer = {true, Inner.Launch ? Inner.Launch : Call, nullptr};
         }
     }
     for (const Stmt *Child : S->children())
@@ -445,7 +457,7 @@ void KernelLaunchAnalysis::Impl::checkDispatchedView(
 
 void KernelLaunchAnalysis::Impl::checkArgument(
     const Expr *Arg, const CallExpr *Sink, const FunctionDecl *FD,
-    const FunctionDecl *Launcher, const Expr *LauncherLaunch,
+    const FunctionDecl *Launcher, const LauncherAnswer *Answer, unsigned Param,
     std::vector<KernelArgIssue> &Out) {
   std::optional<RawView> View = rawView(Arg);
   if (!View)
@@ -454,7 +466,11 @@ void KernelLaunchAnalysis::Impl::checkArgument(
   KernelArgIssue Base;
   Base.Sink = Sink;
   Base.Launcher = Launcher;
-  Base.LauncherLaunch = LauncherLaunch;
+  if (Answer) {
+    Base.LauncherLaunch = Answer->Launch;
+    Base.LauncherSummary = Answer->Summary;
+    Base.LauncherParam = Param;
+  }
   Base.Argument = Arg;
   Base.RawView = View->Call;
   Base.Tensor = View->Tensor;

@@ -3,6 +3,11 @@
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/IndexGuards.h"
+#include "torchtidy/analysis/IndexRanges.h"
+#include "torchtidy/analysis/KernelLaunches.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTLambda.h"
@@ -46,7 +51,7 @@ template <typename T> static llvm::json::Array arrayOf(const T &Items) {
 llvm::json::Value toJSON(const FunctionSummary &F) {
   llvm::json::Object O{
       {"usr", F.USR}, {"name", F.Name}, {"defined", toJSON(F.Defined)}};
-  auto Fact = [](const FunctionSummary::CudaWorkFact &W) {
+  auto Fact = [](const FunctionSummary::Fact &W) {
     return llvm::json::Object{
         {"what", W.What}, {"at", toJSON(W.At)}, {"via", arrayOf(W.Via)}};
   };
@@ -54,6 +59,17 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
     O["cudaWork"] = Fact(*F.CudaWork);
   if (F.DefiniteCudaWork)
     O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
+  if (F.OutsideValues)
+    O["outsideValues"] = Fact(*F.OutsideValues);
+  if (!F.LaunchedParams.empty()) {
+    llvm::json::Array Launched;
+    for (const FunctionSummary::LaunchedParam &L : F.LaunchedParams) {
+      llvm::json::Object P = Fact(L.Launch);
+      P["param"] = L.Param;
+      Launched.push_back(std::move(P));
+    }
+    O["launchedParams"] = std::move(Launched);
+  }
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
     Calls.push_back(llvm::json::Object{{"usr", C.USR},
@@ -103,7 +119,7 @@ bool fromJSON(const llvm::json::Value &V, SummaryStep &S,
          M.map("at", S.At);
 }
 
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::CudaWorkFact &F,
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::Fact &F,
               llvm::json::Path Path) {
   llvm::json::ObjectMapper M(V, Path);
   return M && M.map("what", F.What) && M.map("at", F.At) && M.map("via", F.Via);
@@ -113,6 +129,20 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
   llvm::json::ObjectMapper M(V, Path);
   return M && M.map("usr", C.USR) && M.map("name", C.Name) &&
          M.map("at", C.At) && M.map("via", C.Via);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Param = -1;
+  if (!M || !M.map("param", Param) || !fromJSON(V, L.Launch, Path))
+    return false;
+  if (Param < 0 || Param > UINT16_MAX) {
+    Path.field("param").report("a parameter index out of range");
+    return false;
+  }
+  L.Param = static_cast<unsigned>(Param);
+  return true;
 }
 
 namespace {
@@ -133,6 +163,8 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
   return M && M.map("usr", F.USR) && M.map("name", F.Name) &&
          M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
          M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
+         M.mapOptional("outsideValues", F.OutsideValues) &&
+         M.mapOptional("launchedParams", F.LaunchedParams) &&
          M.mapOptional("calls", F.Calls);
 }
 
@@ -228,6 +260,29 @@ std::string describeEvidence(const CudaEvidence &E) {
   return describeCudaOp(E.Operation);
 }
 
+/// What a launcher's launch is, for a note: "kernel 'k'", or the call of a
+/// launcher of another file.
+std::string describeLaunch(const Expr *Launch) {
+  if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Launch)) {
+    std::string Name = kernelName(L);
+    return Name.empty() ? "a kernel" : "kernel '" + Name + "'";
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(Launch))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      return "'" + Callee->getQualifiedNameAsString() + "'";
+  return "a kernel";
+}
+
+/// Whether \p FD returns what an index can be made of: a tensor or a
+/// container of integers (the cheap test before the range analysis).
+bool returnsValues(const FunctionDecl *FD) {
+  const QualType T = FD->getReturnType().getNonReferenceType();
+  if (isTensorType(T))
+    return true;
+  const QualType Elem = getContainerElementType(T);
+  return !Elem.isNull() && Elem->isIntegerType() && !Elem->isBooleanType();
+}
+
 bool isSummarised(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible() || FD->isDependentContext() ||
       FD->isImplicit() || isa<CXXDestructorDecl>(FD))
@@ -252,6 +307,20 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
   // From this unit alone: the linker follows the calls between units.
   CudaWorkFinder Finder(MaxCallDepth, /*FollowSummaries=*/false);
   CudaEvidenceFinder Definite(Ctx, MaxCallDepth, /*FollowSummaries=*/false);
+  // The guard analysis of libtorch-unchecked-index's default options, which
+  // the check shares when it has them.
+  IndexGuardAnalysis &Guards =
+      FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
+          IndexGuardConfig{});
+  IndexRangeAnalysis Ranges(Ctx, Guards, /*NoCallerIsUnbounded=*/false,
+                            /*FollowSummaries=*/false);
+  // Launches are in CUDA files only.
+  std::optional<KernelLaunchAnalysis> Launches;
+  if (Ctx.getLangOpts().CUDA) {
+    KernelLaunchConfig Config;
+    Config.FollowSummaries = false;
+    Launches.emplace(Ctx, std::move(Config));
+  }
   std::set<std::string> Seen;
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (!isSummarised(FD))
@@ -265,14 +334,28 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
     std::vector<CudaWorkFinding> Work = Finder.find(FD);
     if (!Work.empty()) {
       const CudaWorkFinding &W = Work.front();
-      F.CudaWork = FunctionSummary::CudaWorkFact{
-          describeCudaOp(W.Op), Where.of(W.Op.Site->getExprLoc()),
-          stepsOf(FD, W.Chain, Where)};
+      F.CudaWork = FunctionSummary::Fact{describeCudaOp(W.Op),
+                                         Where.of(W.Op.Site->getExprLoc()),
+                                         stepsOf(FD, W.Chain, Where)};
     }
     if (std::optional<CudaEvidence> E = Definite.find(FD->getBody(), FD))
-      F.DefiniteCudaWork = FunctionSummary::CudaWorkFact{
+      F.DefiniteCudaWork = FunctionSummary::Fact{
           describeEvidence(*E), Where.of(E->Site->getExprLoc()),
           stepsOf(FD, E->Chain, Where)};
+    if (returnsValues(FD))
+      if (std::optional<OutsideValues> O = Ranges.returnedOutsideValues(FD))
+        F.OutsideValues =
+            FunctionSummary::Fact{O->How, Where.of(O->At->getExprLoc()), {}};
+    if (Launches)
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        const Expr *Launch = nullptr;
+        if (!Launches->isLauncherParam(FD, I, &Launch) || !Launch)
+          continue;
+        F.LaunchedParams.push_back(
+            {I, FunctionSummary::Fact{describeLaunch(Launch),
+                                      Where.of(Launch->getExprLoc()),
+                                      {}}});
+      }
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();
       std::string USR = usrOf(Last.Callee);
@@ -297,15 +380,15 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
 // The project
 //===----------------------------------------------------------------------===//
 
-using FactOf = std::optional<FunctionSummary::CudaWorkFact> FunctionSummary::*;
+using FactOf = std::optional<FunctionSummary::Fact> FunctionSummary::*;
 
 /// The fact \p Fact of each function of \p ByUSR that has none of its own,
 /// found breadth first (so that the chain is a shortest one) through the
 /// calls between units, over the units' own facts, MaxLinkDepth calls deep.
-static std::map<std::string, FunctionSummary::CudaWorkFact>
+static std::map<std::string, FunctionSummary::Fact>
 linkFact(const std::map<std::string, FunctionSummary> &ByUSR, FactOf Fact,
          unsigned MaxLinkDepth) {
-  std::map<std::string, FunctionSummary::CudaWorkFact> Found;
+  std::map<std::string, FunctionSummary::Fact> Found;
   for (const auto &[USR, Root] : ByUSR) {
     if (Root.*Fact)
       continue;
@@ -319,14 +402,14 @@ linkFact(const std::map<std::string, FunctionSummary> &ByUSR, FactOf Fact,
     std::set<std::string> Visited{USR};
     for (size_t I = 0; I < Nodes.size(); ++I) {
       const FunctionSummary &S = *Nodes[I].S;
-      const std::optional<FunctionSummary::CudaWorkFact> &OwnFact = S.*Fact;
+      const std::optional<FunctionSummary::Fact> &OwnFact = S.*Fact;
       if (I > 0 && OwnFact) {
         std::vector<size_t> Path;
         for (int N = static_cast<int>(I); N > 0; N = Nodes[N].Parent)
           Path.push_back(N);
         std::reverse(Path.begin(), Path.end());
-        const FunctionSummary::CudaWorkFact &Own = *OwnFact;
-        FunctionSummary::CudaWorkFact Linked;
+        const FunctionSummary::Fact &Own = *OwnFact;
+        FunctionSummary::Fact Linked;
         for (size_t N : Path) {
           const FunctionSummary::ExternalCall &C = *Nodes[N].Call;
           const FunctionSummary &Caller = *Nodes[Nodes[N].Parent].S;
@@ -374,18 +457,37 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "cudaWork";
   case SummaryFact::DefiniteCudaWork:
     return "definiteCudaWork";
+  case SummaryFact::OutsideValues:
+    return "outsideValues";
+  case SummaryFact::LaunchedParams:
+    return "launchedParams";
   }
   return "";
 }
 
-bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
+const FunctionSummary::Fact *factOf(const FunctionSummary &F,
+                                    SummaryFact Fact) {
+  const std::optional<FunctionSummary::Fact> *Held = nullptr;
   switch (Fact) {
   case SummaryFact::CudaWork:
-    return F.CudaWork.has_value();
+    Held = &F.CudaWork;
+    break;
   case SummaryFact::DefiniteCudaWork:
-    return F.DefiniteCudaWork.has_value();
+    Held = &F.DefiniteCudaWork;
+    break;
+  case SummaryFact::OutsideValues:
+    Held = &F.OutsideValues;
+    break;
+  case SummaryFact::LaunchedParams:
+    break;
   }
-  return false;
+  return Held && *Held ? &**Held : nullptr;
+}
+
+bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
+  if (Fact == SummaryFact::LaunchedParams)
+    return !F.LaunchedParams.empty();
+  return factOf(F, Fact) != nullptr;
 }
 
 LinkedSummaries
@@ -399,7 +501,7 @@ summariesFor(const TranslationUnitSummary &Unit,
     if (It == Linked.end() || Taken.count(It->first))
       continue;
     bool Answered = false;
-    for (SummaryFact F : {SummaryFact::CudaWork, SummaryFact::DefiniteCudaWork})
+    for (SummaryFact F : AllSummaryFacts)
       Answered |= factName(F) == Name && hasFact(It->second, F);
     if (!Answered)
       continue;
@@ -448,13 +550,16 @@ std::string contentHashOf(llvm::StringRef Path) {
 /// The files \p F names: where it is defined, its evidence and its calls.
 static std::set<std::string> filesOf(const FunctionSummary &F) {
   std::set<std::string> Out{F.Defined.File};
-  for (const auto *Fact : {&F.CudaWork, &F.DefiniteCudaWork}) {
-    if (!*Fact)
+  for (SummaryFact Fact : AllSummaryFacts) {
+    const FunctionSummary::Fact *Held = factOf(F, Fact);
+    if (!Held)
       continue;
-    Out.insert((*Fact)->At.File);
-    for (const SummaryStep &S : (*Fact)->Via)
+    Out.insert(Held->At.File);
+    for (const SummaryStep &S : Held->Via)
       Out.insert(S.At.File);
   }
+  for (const FunctionSummary::LaunchedParam &L : F.LaunchedParams)
+    Out.insert(L.Launch.At.File);
   Out.erase("");
   return Out;
 }

@@ -26,7 +26,10 @@
 //    position-embedding overflow: `Embedding(block_size, d)` read at
 //    `arange(x.size(1))`); a function with no caller there is no evidence
 //    unless asked;
-//  - values from outside the program with no bounds check on the way;
+//  - values from outside the program with no bounds check on the way,
+//    also returned by a helper (a tensor, or a vector of integers it
+//    parses into), and with a project run by a function of another file
+//    whose summary says so (ProjectSummaries.h);
 //  - a bounds check of the index that does not protect the use (it does not
 //    dominate it) or that is off by one (`max() <= rows`).
 // Indices made by producers (argmax, topk, sort, nonzero, multinomial...),
@@ -48,11 +51,14 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace torchtidy {
+
+struct FunctionSummary; // ProjectSummaries.h
 
 /// A symbolic integer: Base + Offset.
 struct Quantity {
@@ -119,6 +125,9 @@ struct IndexRange {
   /// and how ("std::stoi", "torch::load", ...).
   const clang::Expr *External = nullptr;
   std::string How;
+  /// External is a call of a function of another file whose project
+  /// summary says its values come from outside (its OutsideValues fact).
+  std::shared_ptr<const FunctionSummary> ExternalSummary;
   /// Some path is not understood (a parameter, a member, an unknown call).
   bool Opaque = false;
 
@@ -194,15 +203,28 @@ struct IndexEvidence {
   explicit operator bool() const { return K != None; }
 };
 
+/// Values from outside the program (parsed, read, loaded): where they enter
+/// and how ("std::stoll", "torch::load"); through a function of another
+/// file, the call of it and its project summary.
+struct OutsideValues {
+  const clang::Expr *At = nullptr;
+  std::string How;
+  std::shared_ptr<const FunctionSummary> Summary;
+};
+
 /// The evidence analysis of one translation unit: it owns the guard
 /// analysis it builds on and memoises per-function facts.
 class IndexRangeAnalysis {
 public:
   /// \p NoCallerIsUnbounded (ReportParameters): a length that a parameter
   /// gives, in a function with no caller in the TU, counts as unbounded;
-  /// by default a function nobody here calls is no evidence.
+  /// by default a function nobody here calls is no evidence. With
+  /// \p FollowSummaries, a call of a function of another file asks the
+  /// project's summaries (ProjectSummaries.h) what it returns; without, it
+  /// gives unknown values (a summary is made of one unit alone).
   IndexRangeAnalysis(clang::ASTContext &Ctx, IndexGuardAnalysis &Guards,
-                     bool NoCallerIsUnbounded = false);
+                     bool NoCallerIsUnbounded = false,
+                     bool FollowSummaries = true);
   ~IndexRangeAnalysis();
 
   /// The evidence that the index of \p Site, a call \p Call in function
@@ -218,6 +240,12 @@ public:
   Quantity quantityOf(const clang::FunctionDecl *FD, const clang::Expr *E);
   /// The size of the table \p Site reads (for tests).
   TableSize tableOf(const clang::FunctionDecl *FD, const IndexOpSite &Site);
+
+  /// Whether what \p FD (a definition) returns comes from outside the
+  /// program on some path: a tensor whose range says so, or a vector of
+  /// integers it fills by parsing or reading (the summary's OutsideValues).
+  std::optional<OutsideValues>
+  returnedOutsideValues(const clang::FunctionDecl *FD);
 
   struct Impl;
 

@@ -45,6 +45,8 @@
 
 namespace torchtidy {
 
+struct FunctionSummary; // ProjectSummaries.h
+
 /// Evidence that a launch can fail to start.
 struct LaunchFailure {
   enum Kind {
@@ -105,6 +107,10 @@ struct KernelArgIssue {
   /// The launcher called (null for a launch), and where it launches.
   const clang::FunctionDecl *Launcher = nullptr;
   const clang::Expr *LauncherLaunch = nullptr;
+  /// A launcher defined in another file: its project summary, which says
+  /// where it launches with parameter LauncherParam (LauncherLaunch null).
+  std::shared_ptr<const FunctionSummary> LauncherSummary;
+  unsigned LauncherParam = 0;
   /// The argument as written, and the call that takes the raw view
   /// (`x.data_ptr<float>()`, `x.packed_accessor32<float, 2>()`).
   const clang::Expr *Argument = nullptr;
@@ -137,6 +143,10 @@ struct KernelLaunchConfig {
   bool ReportUnprovenArguments = false;
   /// Launcher functions followed through launcher functions.
   unsigned MaxLauncherDepth = 3;
+  /// A function of another file is a launcher when the project's summaries
+  /// say so (ProjectSummaries.h); off while a summary is made (of one
+  /// unit alone).
+  bool FollowSummaries = true;
 };
 
 /// The analysis of one translation unit.
@@ -157,8 +167,9 @@ public:
 
   /// A call of \p Callee passes argument \p Param on to a kernel launch:
   /// \p Callee launches with it (through launchers, MaxLauncherDepth deep),
-  /// or is only declared here and takes a cudaStream_t. \p LaunchOut gets
-  /// the launch (null for a declaration).
+  /// or is only declared here and its project summary says so or it takes
+  /// a cudaStream_t. \p LaunchOut gets the launch (null for a
+  /// declaration).
   bool isLauncherParam(const clang::FunctionDecl *Callee, unsigned Param,
                        const clang::Expr **LaunchOut = nullptr);
 

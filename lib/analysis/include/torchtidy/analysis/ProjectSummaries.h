@@ -9,11 +9,14 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold two facts: the CUDA work a function does
+// Summaries of this version hold four facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
-// translation units (linked).
+// translation units (linked); and whether the values it returns come from
+// outside the program (IndexRanges.h: parsed, read or loaded ids), and the
+// pointer parameters it passes on to a kernel launch (KernelLaunches.h's
+// launchers), these two from its own translation unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 1;
+constexpr unsigned SummaryFormatVersion = 2;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -66,21 +69,39 @@ struct FunctionSummary {
   std::string Name; ///< qualified
   SourcePlace Defined;
 
-  /// CUDA work the function does: what (the wording of CudaWork.h's
-  /// describeCudaOp), where, and the calls from the function down to it.
-  struct CudaWorkFact {
+  /// One fact: what (CUDA work: the wording of CudaWork.h's describeCudaOp;
+  /// values from outside: how they enter, "std::stoll"), where, and the
+  /// calls from the function down to it.
+  struct Fact {
     std::string What;
     SourcePlace At;
     std::vector<SummaryStep> Via;
   };
-  std::optional<CudaWorkFact> CudaWork;
+  std::optional<Fact> CudaWork;
   /// CUDA work on a CUDA device for sure (libtorch-cuda-error-recovery's
   /// evidence, CudaErrorRecovery.h: not a configurable device; a call of a
   /// module its translation unit moves to CUDA counts), when there is some.
-  std::optional<CudaWorkFact> DefiniteCudaWork;
+  std::optional<Fact> DefiniteCudaWork;
+  /// The values it returns (a tensor, or a container of integers) come
+  /// from outside the program on some path, with no bounds check of them
+  /// on the way (libtorch-unchecked-index's evidence, IndexRanges.h): how
+  /// and where they enter. Not linked: a function that returns what a
+  /// function of another file returns says nothing.
+  std::optional<Fact> OutsideValues;
+  /// A parameter (a raw pointer or an accessor) that the function passes
+  /// on to a kernel launch (libtorch-unchecked-kernel-launch's launcher):
+  /// the launch, "kernel 'k'", and where it is.
+  struct LaunchedParam {
+    unsigned Param = 0;
+    Fact Launch;
+  };
+  std::vector<LaunchedParam> LaunchedParams;
 
   /// Whether the summary has a fact a check can use.
-  bool saysSomething() const { return CudaWork || DefiniteCudaWork; }
+  bool saysSomething() const {
+    return CudaWork || DefiniteCudaWork || OutsideValues ||
+           !LaunchedParams.empty();
+  }
 
   /// A call to a function that its translation unit declares but does not
   /// define, for linking: the first such call per callee, with the calls of
@@ -94,11 +115,24 @@ struct FunctionSummary {
 };
 
 /// The facts a summary can hold, which a check asks for by name.
-enum class SummaryFact { CudaWork, DefiniteCudaWork };
-/// The fact's name in the format ("cudaWork", "definiteCudaWork").
+enum class SummaryFact {
+  CudaWork,
+  DefiniteCudaWork,
+  OutsideValues,
+  LaunchedParams
+};
+/// Every fact, for loops over them.
+inline constexpr SummaryFact AllSummaryFacts[] = {
+    SummaryFact::CudaWork, SummaryFact::DefiniteCudaWork,
+    SummaryFact::OutsideValues, SummaryFact::LaunchedParams};
+/// The fact's name in the format ("cudaWork", "definiteCudaWork",
+/// "outsideValues", "launchedParams").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
+/// \p F's \p Fact, null when it holds none or the fact is a list
+/// (LaunchedParams).
+const FunctionSummary::Fact *factOf(const FunctionSummary &F, SummaryFact Fact);
 
 /// What one translation unit says.
 struct TranslationUnitSummary {
@@ -123,9 +157,11 @@ llvm::json::Value toJSON(const TranslationUnitSummary &S);
 llvm::json::Value toJSON(const LinkedSummaries &S);
 bool fromJSON(const llvm::json::Value &V, SourcePlace &P, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, SummaryStep &S, llvm::json::Path);
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::CudaWorkFact &F,
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::Fact &F,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
@@ -142,7 +178,8 @@ bool isDeclaredElsewhere(const clang::FunctionDecl *FD);
 
 /// The summaries of the user functions with external linkage that \p Ctx
 /// defines, each from this translation unit alone: CUDA work within
-/// \p MaxCallDepth calls of the unit, and the calls that leave it. A unit
+/// \p MaxCallDepth calls of the unit, values from outside the program
+/// that it returns, and the calls that leave it. A unit
 /// that does not compile says nothing (no functions). Asked is left empty.
 TranslationUnitSummary summarizeTranslationUnit(clang::ASTContext &Ctx,
                                                 unsigned MaxCallDepth);
