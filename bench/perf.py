@@ -29,12 +29,18 @@ Three measurements, on real LibTorch headers:
    run must report the findings run-clang-tidy reports. With --summaries,
    each round also runs torch-tidy cold and with no change with
    --no-summaries: what linking the files' summaries (docs/summaries.md)
-   costs against a run without them.
+   costs against a run without them. With --cross-file (implies
+   --summaries), each file of the project also calls functions of the next
+   file whose summaries answer its checks (CUDA work reached from a
+   dataset's get(), ids read from text embedded), so that every file is
+   analysed again: the worst case of the summaries' cost. The runs with
+   summaries then find one more finding per file and per rule than
+   run-clang-tidy (which reads no summaries), the others the same.
 
 Usage: bench/perf.py [--build build] [--runs 5] [--project-files 20]
                      [--project-runs 3] [--large-units 70] [--work DIR]
                      [--json out.json] [--project-only | --no-project]
-                     [--example FILE ...] [--summaries]
+                     [--example FILE ...] [--summaries] [--cross-file]
 """
 
 import argparse
@@ -142,7 +148,36 @@ inline int64_t net_width() { return 8; }
 """
 
 
-def make_project(root, files):
+CROSS_FILE_DECLS = """torch::Tensor to_gpu{k}(torch::Tensor t);
+std::vector<int64_t> read_ids{k}(const std::string &line);
+"""
+
+# Each file k calls to_gpu and read_ids of file k + 1: every file asks about
+# another file's functions, and each answer is a finding.
+CROSS_FILE_UNIT = """
+torch::Tensor to_gpu{k}(torch::Tensor t) {{ return t.to(torch::kCUDA); }}
+std::vector<int64_t> read_ids{k}(const std::string &line) {{
+  std::vector<int64_t> ids;
+  std::istringstream in(line);
+  int64_t id = 0;
+  while (in >> id)
+    ids.push_back(id);
+  return ids;
+}}
+struct CrossData{k} : torch::data::datasets::Dataset<CrossData{k}> {{
+  torch::data::Example<> get(size_t i) override {{
+    return {{to_gpu{next}(x_[i]), x_[i]}};
+  }}
+  c10::optional<size_t> size() const override {{ return 4; }}
+  torch::Tensor x_;
+}};
+torch::Tensor embed_line{k}(torch::nn::Embedding emb, const std::string &line) {{
+  return emb(torch::tensor(read_ids{next}(line)));
+}}
+"""
+
+
+def make_project(root, files, cross_file=False):
     sources = []
     write(os.path.join(root, "common.h"), COMMON_H)
     for k in range(files):
@@ -153,6 +188,13 @@ def make_project(root, files):
               + "".join(unit(k * 10 + j) for j in range(3))
               + "\nint64_t width%d() { return net_width(); }\n" % k)
         sources.append("net%d.cpp" % k)
+    if cross_file:
+        append_line(os.path.join(root, "common.h"),
+                    "#include <sstream>\n#include <string>\n#include <vector>\n"
+                    + "".join(CROSS_FILE_DECLS.format(k=k) for k in range(files)))
+        for k in range(files):
+            append_line(os.path.join(root, "net%d.cpp" % k),
+                        CROSS_FILE_UNIT.format(k=k, next=(k + 1) % files))
     write(os.path.join(root, "CMakeLists.txt"), CMAKE.format(sources=" ".join(sources)))
 
 
@@ -246,10 +288,11 @@ def append_line(path, text):
 SUMMARY_STATES = ("cold, --no-summaries", "no change, --no-summaries")
 
 
-def measure_project(tidy, plugin, root, build, runs, summaries=False):
+def measure_project(tidy, plugin, root, build, runs, summaries=False, cross_file=False):
     """Each round: run-clang-tidy, then torch-tidy in the five STATES, then
     one file alone with the preamble cached; every run's findings must be
-    run-clang-tidy's."""
+    run-clang-tidy's (with cross_file, those with summaries linked must be
+    the same as each other and add 2 per file)."""
     files = sorted(e["file"] for e in json.load(open(os.path.join(build, "compile_commands.json"))))
     cache = os.path.join(build, "torch-tidy-cache")
     ours = ["-p", build, "-j2", "--checks=" + CHECKS, "--quiet", "--no-progress"]
@@ -285,12 +328,23 @@ def measure_project(tidy, plugin, root, build, runs, summaries=False):
         t, r = timed([tidy, "-p", build, "--checks=" + CHECKS, "--quiet", "--no-results-cache",
                       files[0]])
         times["one file"].append(t)
+    linked = None
     for state, found in findings.items():
+        # The one-file runs read no summaries; the project runs link them.
+        if cross_file and state not in SUMMARY_STATES:
+            linked = linked or found
+            if found != linked or not set(reference) < set(found) \
+                    or len(found) != len(reference) + 2 * len(files):
+                sys.exit("cross-file findings (%s): %d, run-clang-tidy %d, expected %d more"
+                         % (state, len(found), len(reference), 2 * len(files)))
+            continue
         if found != reference:
             sys.exit("different findings (%s):\n torch-tidy: %s\n run-clang-tidy: %s"
                      % (state, found, reference))
     med = {k: median(v) for k, v in times.items()}
-    return {"files": len(files), "findings": len(reference), "median_s": med, "runs_s": times,
+    return {"files": len(files), "findings": len(reference),
+            "cross_file_findings": len(linked) - len(reference) if linked else 0,
+            "median_s": med, "runs_s": times,
             "results_cache": hits,
             "speedup": {s: med["rct"] / med[s] for s in states}}
 
@@ -338,7 +392,10 @@ def main():
                     help="this file of examples/buggy only (repeatable; default: all)")
     ap.add_argument("--summaries", action="store_true",
                     help="also run the project cold and unchanged with --no-summaries")
+    ap.add_argument("--cross-file", action="store_true",
+                    help="every file calls the next one's functions (implies --summaries)")
     a = ap.parse_args()
+    a.summaries |= a.cross_file
     if a.project_only and a.no_project:
         ap.error("--project-only and --no-project leave nothing to measure")
     tidy = os.path.join(os.path.abspath(a.build), "bin", "torch-tidy")
@@ -364,10 +421,10 @@ def main():
         rows = measure_tus(tidy, tus, a.runs)
     if not a.no_project:
         proj_src, proj_build = os.path.join(work, "project"), os.path.join(work, "project-build")
-        make_project(proj_src, a.project_files)
+        make_project(proj_src, a.project_files, a.cross_file)
         configure(proj_src, proj_build)
         project = measure_project(tidy, plugin, proj_src, proj_build, a.project_runs,
-                                  a.summaries)
+                                  a.summaries, a.cross_file)
 
     cmd = "bench/perf.py " + " ".join(shlex.quote(x) for x in sys.argv[1:])
     if rows:
@@ -393,9 +450,14 @@ def main():
             project["files"], a.project_runs, cmd.strip()))
         print(project_table(project, a.project_runs))
         med = project["median_s"]
-        print("\nAll runs found the same %d findings as run-clang-tidy. One .cpp changed: %.2f s "
-              "over the no-change run (one file alone: %.2f s)." % (
-                  project["findings"], med["one .cpp"] - med["no change"], med["one file"]))
+        if project["cross_file_findings"]:
+            print("\nThe runs with summaries found the %d findings of run-clang-tidy and "
+                  "%d cross-file ones; the runs with `--no-summaries` the same as "
+                  "run-clang-tidy." % (project["findings"], project["cross_file_findings"]))
+        else:
+            print("\nAll runs found the same %d findings as run-clang-tidy." % project["findings"])
+        print("One .cpp changed: %.2f s over the no-change run (one file alone: %.2f s)." % (
+            med["one .cpp"] - med["no change"], med["one file"]))
         if a.summaries:
             print("Summaries linked (the default) against `--no-summaries`: cold %.2fx, "
                   "no change %.2fx." % (med["cold"] / med[SUMMARY_STATES[0]],
