@@ -139,6 +139,28 @@ void wrong_dtype(torch::Tensor x, cudaStream_t stream) {
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
+// Bytes allocated for objects of the kernel's type (the sizes written with
+// its sizeof) and cast to it: storage by design, no dtype to match. Bytes
+// sized otherwise, or for another type, are still reinterpreted.
+struct RandState { unsigned s[4]; };
+__global__ void seed_kernel(RandState *states, int n) {}
+void byte_storage(int64_t n, cudaStream_t stream) {
+  auto states = torch::zeros({(int64_t)(n * sizeof(RandState))},
+                             torch::TensorOptions().dtype(torch::kChar).device(torch::kCUDA));
+  seed_kernel<<<1, 4, 0, stream>>>((RandState *)states.data_ptr(), 4);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto unsized = torch::zeros({n * 16},
+                              torch::TensorOptions().dtype(torch::kChar).device(torch::kCUDA));
+  seed_kernel<<<1, 4, 0, stream>>>((RandState *)unsized.data_ptr(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: 'unsized.data_ptr()' passes the storage of 'unsized', which holds Char values, to kernel 'seed_kernel' as 'RandState' elements: the kernel reinterprets their bytes{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto other = torch::zeros({(int64_t)(n * sizeof(double))},
+                            torch::TensorOptions().dtype(torch::kChar).device(torch::kCUDA));
+  seed_kernel<<<1, 4, 0, stream>>>((RandState *)other.data_ptr(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: 'other.data_ptr()' passes the storage of 'other', which holds Char values, to kernel 'seed_kernel' as 'RandState' elements{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 // Through a launcher function of the file, and one only declared here that
 // takes a stream (defined in another .cu file).
 void launch_scale(float *p, int n, cudaStream_t stream) {

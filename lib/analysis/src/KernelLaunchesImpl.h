@@ -135,6 +135,9 @@ struct TensorFacts {
   const clang::Stmt *DtypeAt = nullptr;
   const clang::ValueDecl *DtypeVar = nullptr;
   bool DtypeChecked = false;
+  /// The factory whose options gave Dtype (`at::zeros({n * sizeof(T)},
+  /// ...dtype(kChar))`), if that is where it comes from.
+  const clang::CallExpr *DtypeFactory = nullptr;
 };
 
 /// A raw view of storage found in a kernel argument.
@@ -461,6 +464,11 @@ struct KernelLaunchAnalysis::Impl {
                            const clang::CallExpr *Sink,
                            const clang::FunctionDecl *FD,
                            std::vector<KernelArgIssue> &Out);
+
+  /// \p F is a tensor of bytes (Char, Byte) made by a factory whose sizes
+  /// are written with `sizeof(Element)`: storage allocated for objects of
+  /// that type, which a cast of data_ptr() reads as such by design.
+  static bool bytesSizedFor(const TensorFacts &F, clang::QualType Element);
 
   void checkArgument(const clang::Expr *Arg, const clang::CallExpr *Sink,
                      const clang::FunctionDecl *FD,

@@ -107,6 +107,7 @@ void KernelLaunchAnalysis::Impl::applyOptions(TensorFacts &F,
     F.Dtype = From.Dtype;
     F.DtypeAt = From.DtypeAt;
     F.DtypeVar = From.DtypeVar;
+    F.DtypeFactory = From.DtypeFactory;
   } else if (D == DeviceClass::CUDA) {
     F.Device = {PropState::Proven, Call, "", nullptr};
   } else if (D == DeviceClass::CPU || D == DeviceClass::NotADevice) {
@@ -120,7 +121,25 @@ void KernelLaunchAnalysis::Impl::applyOptions(TensorFacts &F,
     F.Dtype = Dt;
     F.DtypeAt = Opts;
     F.DtypeVar = nullptr;
+    F.DtypeFactory = Call;
   }
+}
+
+bool KernelLaunchAnalysis::Impl::bytesSizedFor(const TensorFacts &F,
+                                               QualType Element) {
+  if ((F.Dtype != "Char" && F.Dtype != "Byte") || !F.DtypeFactory ||
+      F.DtypeFactory->getNumArgs() == 0 || Element.isNull())
+    return false;
+  const QualType Want = Element.getCanonicalType().getUnqualifiedType();
+  bool Sized = false;
+  forEachOwnStmt(F.DtypeFactory->getArg(0), [&](const Stmt *S) {
+    const auto *SizeOf = dyn_cast<UnaryExprOrTypeTraitExpr>(S);
+    if (Sized || !SizeOf || SizeOf->getKind() != UETT_SizeOf)
+      return;
+    const QualType Of = SizeOf->getTypeOfArgument();
+    Sized = !Of.isNull() && Of.getCanonicalType().getUnqualifiedType() == Want;
+  });
+  return Sized;
 }
 
 TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
@@ -174,6 +193,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
           F.Device = Other.Device;
           F.Dtype = Other.Dtype;
           F.DtypeAt = Other.DtypeAt;
+          F.DtypeFactory = Other.DtypeFactory;
           continue;
         }
         DeviceClass D = classifyDevice(A);
@@ -188,6 +208,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
           F.DtypeAt = A;
           F.DtypeVar = nullptr;
           F.DtypeChecked = false;
+          F.DtypeFactory = nullptr;
         }
       }
     }
@@ -222,6 +243,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
         F.Dtype = Dt;
         F.DtypeAt = Opts;
         F.DtypeVar = nullptr;
+        F.DtypeFactory = nullptr;
       }
     }
     return F;
@@ -502,6 +524,9 @@ void KernelLaunchAnalysis::Impl::checkArgument(
   }
   if (!F.Dtype.empty()) {
     std::optional<bool> Match = elementMatches(View->Element, F.Dtype, Ctx);
+    // Bytes allocated for objects of the pointer's type, cast to it.
+    if (Match && !*Match && !View->Typed && bytesSizedFor(F, View->Element))
+      Match = true;
     if (Match && !*Match) {
       KernelArgIssue I = Base;
       I.P = KernelArgIssue::WrongDtype;
