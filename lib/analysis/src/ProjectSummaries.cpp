@@ -7,7 +7,6 @@
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/KernelLaunches.h"
-#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTLambda.h"
@@ -273,16 +272,6 @@ std::string describeLaunch(const Expr *Launch) {
   return "a kernel";
 }
 
-/// Whether \p FD returns what an index can be made of: a tensor or a
-/// container of integers (the cheap test before the range analysis).
-bool returnsValues(const FunctionDecl *FD) {
-  const QualType T = FD->getReturnType().getNonReferenceType();
-  if (isTensorType(T))
-    return true;
-  const QualType Elem = getContainerElementType(T);
-  return !Elem.isNull() && Elem->isIntegerType() && !Elem->isBooleanType();
-}
-
 bool isSummarised(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible() || FD->isDependentContext() ||
       FD->isImplicit() || isa<CXXDestructorDecl>(FD))
@@ -342,10 +331,11 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
       F.DefiniteCudaWork = FunctionSummary::Fact{
           describeEvidence(*E), Where.of(E->Site->getExprLoc()),
           stepsOf(FD, E->Chain, Where)};
-    if (returnsValues(FD))
-      if (std::optional<OutsideValues> O = Ranges.returnedOutsideValues(FD))
-        F.OutsideValues =
-            FunctionSummary::Fact{O->How, Where.of(O->At->getExprLoc()), {}};
+    // returnedOutsideValues tests the return type first (a tensor or a
+    // container of integers), so other functions cost nothing here.
+    if (std::optional<OutsideValues> O = Ranges.returnedOutsideValues(FD))
+      F.OutsideValues =
+          FunctionSummary::Fact{O->How, Where.of(O->At->getExprLoc()), {}};
     if (Launches)
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const Expr *Launch = nullptr;
