@@ -240,6 +240,116 @@ void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
     for (const Sink &S : List)
       analyze(FD, S, Finder, Ranges);
   }
+  checkPassedIds(Ctx, Ranges);
+}
+
+void UncheckedIndexCheck::checkPassedIds(
+    ASTContext &Ctx, torchtidy::IndexRangeAnalysis &Ranges) {
+  SourceManager &SM = Ctx.getSourceManager();
+  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    torchtidy::forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
+      const auto *Call = dyn_cast<CallExpr>(St);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee || Call->isInstantiationDependent() ||
+          CallsReported.count(Call) ||
+          !torchtidy::isUserCode(torchtidy::compat::beginLoc(Call), SM))
+        return;
+      const FunctionDecl *Def = Callee->getDefinition();
+      const bool Elsewhere = !Def && torchtidy::isDeclaredElsewhere(Callee);
+      if (!Elsewhere && (!Def || !torchtidy::isUserDecl(Def)))
+        return;
+      const unsigned First =
+          isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+      // The arguments that hold ids from outside, first: only then is the
+      // callee asked about (a question can make a project run analyse this
+      // file again).
+      llvm::SmallVector<std::pair<unsigned, torchtidy::OutsideValues>, 1>
+          Outside;
+      for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+        if (I + First >= Call->getNumArgs())
+          break;
+        const Expr *Arg = Call->getArg(I + First);
+        if (isa<CXXDefaultArgExpr>(Arg))
+          continue;
+        if (std::optional<torchtidy::OutsideValues> O =
+                Ranges.outsideArgument(FD, Call, Arg))
+          Outside.push_back({I, std::move(*O)});
+      }
+      if (Outside.empty())
+        return;
+      // The parameter's sink, and the words of the notes on the way.
+      struct Reach {
+        std::string What;
+        std::vector<std::pair<SourceLocation, std::string>> Steps;
+        const torchtidy::FunctionSummary::Fact *Summarised = nullptr;
+      };
+      std::optional<torchtidy::FunctionSummary> Summary;
+      if (Elsewhere)
+        Summary = torchtidy::ProjectSummaries::instance().lookup(
+            Callee, torchtidy::SummaryFact::IndexedParams);
+      for (const auto &[Param, O] : Outside) {
+        std::optional<Reach> R;
+        if (Summary) {
+          for (const auto &I : Summary->IndexedParams)
+            if (I.Param == Param) {
+              R.emplace();
+              R->What = I.Sink.What;
+              R->Summarised = &I.Sink;
+              break;
+            }
+        } else if (Def) {
+          for (const torchtidy::IndexedParam &I : Ranges.indexedParams(Def))
+            if (I.Param == Param) {
+              R.emplace();
+              R->What = describe(I.Site, Ctx).What;
+              const FunctionDecl *From = Def;
+              for (const CallExpr *Via : I.Via)
+                if (const FunctionDecl *Next = Via->getDirectCallee()) {
+                  R->Steps.push_back({Via->getExprLoc(),
+                                      "'" + From->getQualifiedNameAsString() +
+                                          "' calls '" +
+                                          Next->getQualifiedNameAsString() +
+                                          "' with them here"});
+                  From = Next;
+                }
+              R->Steps.push_back({torchtidy::compat::beginLoc(I.Sink),
+                                  "they reach " + R->What + " here"});
+              break;
+            }
+        }
+        if (!R)
+          continue;
+        const Expr *Arg = Call->getArg(Param + First);
+        const std::string Text = displayText(Arg, Ctx);
+        const SourceLocation At = torchtidy::compat::beginLoc(Call);
+        // A call in a lambda that a dispatch macro copies: once.
+        if (!firstReport(At))
+          return;
+        diag(At, "%0 holds values from outside the program and is passed to "
+                 "'%1', which reaches %2 with them without a bounds check; an "
+                 "index outside the table's rows is an illegal memory access "
+                 "on CUDA")
+            << (Text.empty() ? std::string("an argument") : "'" + Text + "'")
+            << Callee->getNameAsString() << R->What;
+        noteOutside(O);
+        for (const auto &[Loc, Words] : R->Steps)
+          diag(Loc, Words, DiagnosticIDs::Note);
+        if (R->Summarised) {
+          for (const torchtidy::SummaryStep &Step : R->Summarised->Via)
+            notePlace(Step.At,
+                      "'" + Step.Caller + "' calls '" + Step.Callee +
+                          "' with them here",
+                      At, SM);
+          notePlace(R->Summarised->At,
+                    "they reach " + R->What +
+                        " here (the project's summary of '" + Summary->Name +
+                        "')",
+                    At, SM);
+        }
+        return; // one finding a call
+      }
+    });
+  });
 }
 
 void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
@@ -277,6 +387,29 @@ void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
     noteOrigin(Origin);
 }
 
+void UncheckedIndexCheck::noteOutside(const torchtidy::OutsideValues &O) {
+  if (!O.At)
+    return;
+  const torchtidy::FunctionSummary *S = O.Summary.get();
+  const torchtidy::FunctionSummary::Fact *Outside =
+      S ? torchtidy::factOf(*S, torchtidy::SummaryFact::OutsideValues)
+        : nullptr;
+  if (!Outside) {
+    diag(O.At->getBeginLoc(), "the values come from %0 here",
+         DiagnosticIDs::Note)
+        << O.How;
+    return;
+  }
+  // Through a function of another file: the call here, and where its
+  // project summary says the values enter.
+  const SourceLocation CallAt = O.At->getBeginLoc();
+  diag(CallAt, "'%0' is called here", DiagnosticIDs::Note) << S->Name;
+  notePlace(Outside->At,
+            "the values come from " + Outside->What +
+                " here (the project's summary of '" + S->Name + "')",
+            CallAt, Context->getSourceManager());
+}
+
 /// A quantity as a message shows it, without the code's comments.
 static std::string quantityText(const torchtidy::Quantity &Q, int64_t Delta,
                                 const ASTContext &Ctx) {
@@ -295,6 +428,8 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
   // Found in a caller: reported where the index is passed, with a note at
   // the op it reaches.
   const bool AtCaller = E.Caller != nullptr;
+  if (AtCaller)
+    CallsReported.insert(E.Caller);
   const SourceLocation At =
       torchtidy::compat::beginLoc(AtCaller ? E.Caller : S.Call);
   std::string Passed;
@@ -396,24 +531,8 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
           << Subject << Passed << W.What << W.Unit << W.Bound << W.Effect;
       Tail(D);
     }
-    const torchtidy::FunctionSummary *S = E.Range.ExternalSummary.get();
-    const torchtidy::FunctionSummary::Fact *Outside =
-        S ? torchtidy::factOf(*S, torchtidy::SummaryFact::OutsideValues)
-          : nullptr;
-    if (Outside && E.Range.External) {
-      // Through a function of another file: the call here, and where its
-      // project summary says the values enter.
-      const SourceLocation CallAt = E.Range.External->getBeginLoc();
-      diag(CallAt, "'%0' is called here", DiagnosticIDs::Note) << S->Name;
-      notePlace(Outside->At,
-                "the values come from " + Outside->What +
-                    " here (the project's summary of '" + S->Name + "')",
-                CallAt, Context->getSourceManager());
-    } else if (E.Range.External) {
-      diag(E.Range.External->getBeginLoc(), "the values come from %0 here",
-           DiagnosticIDs::Note)
-          << E.Range.How;
-    }
+    noteOutside(torchtidy::OutsideValues{E.Range.External, E.Range.How,
+                                         E.Range.ExternalSummary});
     break;
   }
   case IndexEvidence::IneffectiveGuard: {

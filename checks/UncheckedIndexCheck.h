@@ -44,6 +44,7 @@ private:
   void checkTranslationUnit(ASTContext &Ctx) override;
   void endTranslationUnit() override {
     FixedStatements.clear();
+    CallsReported.clear();
     Context = nullptr;
   }
   void analyze(const FunctionDecl *FD, const Sink &S,
@@ -52,6 +53,14 @@ private:
   /// One diagnostic, with notes at the evidence, for \p E.
   void reportEvidence(const Sink &S, const torchtidy::IndexEvidence &E);
   void noteOrigin(const torchtidy::IndexOrigin &Origin);
+  /// Where ids from outside the program enter: the parse, or the call of a
+  /// function of another file and the place its summary names.
+  void noteOutside(const torchtidy::OutsideValues &O);
+  /// Ids from outside the program passed to a function that indexes with
+  /// them, unchecked: one of this unit (IndexRangeAnalysis::indexedParams)
+  /// or, with a project's summaries, of another file (its indexedParams
+  /// fact). Reported at the call.
+  void checkPassedIds(ASTContext &Ctx, torchtidy::IndexRangeAnalysis &Ranges);
   void addFix(DiagnosticBuilder &Diag, const Sink &S, StringRef Size);
 
   const bool CheckLossTargets;
@@ -63,6 +72,9 @@ private:
   ASTContext *Context = nullptr;
   /// Statements a fix-it already inserts a check before.
   llvm::DenseSet<const Stmt *> FixedStatements;
+  /// Calls a finding found in a caller is reported at (IndexEvidence's
+  /// Caller): checkPassedIds says nothing more there.
+  llvm::DenseSet<const CallExpr *> CallsReported;
 };
 
 } // namespace clang::tidy::libtorch

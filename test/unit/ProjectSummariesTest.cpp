@@ -170,6 +170,73 @@ std::vector<bool> flags(const std::string &s) {
   EXPECT_EQ(factName(SummaryFact::OutsideValues), "outsideValues");
 }
 
+TEST(ProjectSummaries, ParametersThatReachAnIndex) {
+  auto AST = parse(R"cpp(
+#include <vector>
+struct Table {
+  torch::Tensor rows;
+  torch::Tensor lookup(const torch::Tensor &ids) const;
+  torch::Tensor lists(const std::vector<std::vector<int64_t>> &l) const;
+  torch::Tensor checked(const std::vector<int64_t> &ids) const;
+  torch::Tensor size_only(const torch::Tensor &ids) const;
+};
+torch::Tensor Table::lookup(const torch::Tensor &ids) const {
+  return rows.index_select(0, ids);
+}
+torch::Tensor Table::lists(const std::vector<std::vector<int64_t>> &l) const {
+  auto ids = torch::empty({2, 2}, torch::kLong);
+  ids.index_put_({torch::tensor({0})}, torch::tensor(l[0]));
+  return lookup(ids);
+}
+torch::Tensor Table::checked(const std::vector<int64_t> &ids) const {
+  for (int64_t id : ids)
+    TORCH_CHECK(id < rows.size(0));
+  return lookup(torch::tensor(ids));
+}
+torch::Tensor Table::size_only(const torch::Tensor &ids) const {
+  return torch::ones({ids.size(0)});
+}
+torch::Tensor embed(torch::nn::Embedding &emb, torch::Tensor ids) {
+  return emb(ids);
+}
+torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
+  TORCH_CHECK(ids.max().item<int64_t>() < 10);
+  return emb(ids);
+}
+)cpp");
+  ProjectSummaries::instance().clear();
+  ProjectSummaries::instance().disable();
+  TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const FunctionSummary *Lookup = find(S, "Table::lookup");
+  ASSERT_TRUE(Lookup);
+  ASSERT_EQ(Lookup->IndexedParams.size(), 1U);
+  EXPECT_EQ(Lookup->IndexedParams[0].Param, 0U);
+  EXPECT_EQ(Lookup->IndexedParams[0].Sink.What, "index_select on 'rows'");
+  EXPECT_EQ(Lookup->IndexedParams[0].Sink.At.Line, 12U);
+  EXPECT_TRUE(Lookup->IndexedParams[0].Sink.Via.empty());
+  // Through a tensor the lists are written into, and a call of lookup.
+  const FunctionSummary *Lists = find(S, "Table::lists");
+  ASSERT_TRUE(Lists);
+  ASSERT_EQ(Lists->IndexedParams.size(), 1U);
+  EXPECT_EQ(Lists->IndexedParams[0].Sink.At.Line, 12U);
+  ASSERT_EQ(Lists->IndexedParams[0].Sink.Via.size(), 1U);
+  EXPECT_EQ(Lists->IndexedParams[0].Sink.Via[0].Callee, "Table::lookup");
+  EXPECT_EQ(Lists->IndexedParams[0].Sink.Via[0].At.Line, 17U);
+  const FunctionSummary *Embed = find(S, "embed");
+  ASSERT_TRUE(Embed);
+  ASSERT_EQ(Embed->IndexedParams.size(), 1U);
+  EXPECT_EQ(Embed->IndexedParams[0].Param, 1U);
+  EXPECT_TRUE(hasFact(*Embed, SummaryFact::IndexedParams));
+  // Elements compared, a size read, a checked tensor: nothing.
+  for (const char *Quiet : {"Table::checked", "Table::size_only", "guarded"}) {
+    const FunctionSummary *F = find(S, Quiet);
+    EXPECT_TRUE(!F || F->IndexedParams.empty()) << Quiet;
+  }
+  EXPECT_EQ(factName(SummaryFact::IndexedParams), "indexedParams");
+  ProjectSummaries::instance().clear();
+}
+
 TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   auto AST = parse(Unit);
   TranslationUnitSummary S =
@@ -179,6 +246,11 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
       FunctionSummary::Fact{"std::stoll", {"/p/read.cpp", 3, 9}, {}};
   S.Functions.front().LaunchedParams = {
       {2, FunctionSummary::Fact{"kernel 'k'", {"/p/k.cu", 8, 3}, {}}}};
+  S.Functions.front().IndexedParams = {
+      {1,
+       FunctionSummary::Fact{"Embedding 'emb'",
+                             {"/p/model.cpp", 12, 10},
+                             {{"embed", "lookup", {"/p/model.cpp", 4, 3}}}}}};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -193,11 +265,23 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   EXPECT_EQ(Back.Functions.front().LaunchedParams[0].Param, 2U);
   EXPECT_EQ(Back.Functions.front().LaunchedParams[0].Launch.At.File, "/p/k.cu");
   EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::LaunchedParams));
+  ASSERT_EQ(Back.Functions.front().IndexedParams.size(), 1U);
+  EXPECT_EQ(Back.Functions.front().IndexedParams[0].Param, 1U);
+  EXPECT_EQ(Back.Functions.front().IndexedParams[0].Sink.Via.size(), 1U);
+  EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::IndexedParams));
   // A parameter index that cannot be one is refused.
   {
     llvm::json::Value Bad = toJSON(Back);
     auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
     (*(*Fn->getArray("launchedParams"))[0].getAsObject())["param"] = -1;
+    TranslationUnitSummary Refused;
+    llvm::json::Path::Root BadRoot;
+    EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));
+  }
+  {
+    llvm::json::Value Bad = toJSON(Back);
+    auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
+    (*(*Fn->getArray("indexedParams"))[0].getAsObject())["param"] = 70000;
     TranslationUnitSummary Refused;
     llvm::json::Path::Root BadRoot;
     EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));

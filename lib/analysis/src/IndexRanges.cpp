@@ -73,6 +73,9 @@ void IndexRange::join(const IndexRange &O) {
     How = O.How;
     ExternalSummary = O.ExternalSummary;
   }
+  for (const clang::ParmVarDecl *P : O.Params)
+    if (!llvm::is_contained(Params, P))
+      Params.push_back(P);
 }
 
 // The analysis' helpers (IndexRangesImpl.h).

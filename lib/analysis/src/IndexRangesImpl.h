@@ -9,6 +9,8 @@
 //                         against a table;
 //   IndexEvidence.cpp     the evidence an index leaves its table, and data
 //                         from outside (datasets, parameters);
+//   IndexParams.cpp       parameters that reach an index unchecked, and
+//                         the values of containers of ids;
 //   IndexRanges.cpp       the lattice, the helpers below, the public class.
 // Private to lib/analysis.
 //
@@ -27,12 +29,14 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace torchtidy {
 
@@ -229,7 +233,27 @@ struct IndexRangeAnalysis::Impl {
   /// What IndexRangeAnalysis::returnedOutsideValues says of \p Def.
   std::optional<OutsideValues> returnedOutside(const clang::FunctionDecl *Def);
 
-  /// A std container of integers (not bools): what parsed ids fill.
+  /// The values of \p E, a container of integers (or of containers of
+  /// them): parsed or read into a local, returned by a call that says so
+  /// (calledOutside), or a parameter's whose elements \p FD never compares
+  /// (Params); through `v[i]`, `v.at(i)`, `v.front()` of a container of
+  /// containers, `{a, b}` and `c ? a : b`. Opaque otherwise.
+  IndexRange containerRange(const clang::FunctionDecl *FD,
+                            const clang::Expr *E);
+  /// \p FD compares the elements of the container \p V (`v[i] < n`, a
+  /// range-for variable over it, std::max_element(v.begin(), ...)): a check
+  /// of its values, which an index made of it then has.
+  bool elementsTested(const clang::FunctionDecl *FD, const clang::ValueDecl *V);
+  /// What \p E (a tensor or a container of integers) holds at \p Use.
+  IndexRange valuesOf(const clang::FunctionDecl *FD, const clang::Expr *E,
+                      const clang::Stmt *Use);
+  /// IndexRangeAnalysis::indexedParams, memoised; InProgress breaks cycles.
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<IndexedParam>>
+      Indexed;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 4> IndexedInProgress;
+  llvm::ArrayRef<IndexedParam> indexedParams(const clang::FunctionDecl *FD);
+  /// A std container of integers (not bools), or of containers of them:
+  /// what parsed ids fill.
   static bool isIntegerContainer(clang::QualType T);
 
   /// The range of values from outside the program, \p P.

@@ -79,12 +79,25 @@ IndexRange IndexRangeAnalysis::Impl::values(const Quantity &V, const Expr *At,
 std::optional<OutsideValues>
 IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
                                      const ValueDecl *Buffer) {
-  // `std::vector<int64_t> ids = read_ids(path);`
+  // `std::vector<int64_t> ids = read_ids(path);`, or `c ? read_ids(path)
+  // : other(...)`: on some path.
+  auto Called = [&](const Expr *E) -> std::optional<OutsideValues> {
+    E = unwrap(E);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()})
+        if (const auto *Call = dyn_cast<CallExpr>(unwrap(Arm)))
+          if (std::optional<OutsideValues> O = calledOutside(FD, Call))
+            return O;
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return calledOutside(FD, Call);
+    return std::nullopt;
+  };
   if (const auto *VD = dyn_cast<VarDecl>(Buffer);
       VD && VD->isLocalVarDecl() && VD->getInit())
-    if (const auto *Call = dyn_cast<CallExpr>(unwrap(VD->getInit())))
-      if (std::optional<OutsideValues> Called = calledOutside(FD, Call))
-        return Called;
+    if (std::optional<OutsideValues> O = Called(VD->getInit()))
+      return O;
   std::optional<OutsideValues> Found;
   forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
     if (Found)
@@ -94,7 +107,17 @@ IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
       return;
     const uint64_t Facts = callFacts(Call);
     bool Mentions = false;
-    // push_back(std::stoi(tok)) into the buffer, or read(buffer.data()).
+    // `ids = read_ids(path);`
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      if (auto N = namedValue(Op->getArg(0));
+          N && N->first == Buffer && !N->second)
+        if (std::optional<OutsideValues> O = Called(Op->getArg(1))) {
+          Found = std::move(O);
+          return;
+        }
+    // push_back(std::stoi(tok)) into the buffer, or read(buffer.data());
+    // push_back(read_ids(line)) into a container of containers.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
       if (auto N = namedValue(MC->getImplicitObjectArgument());
           N && N->first == Buffer && !N->second &&
@@ -104,9 +127,12 @@ IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
           if (const Expr *P = parseCall(A))
             Found = OutsideValues{P, calleeText(P), nullptr};
           // `in >> id; ids.push_back(id);`
-          else if (auto V = namedValue(A); V && !V->second)
+          else if (auto V = namedValue(A); V && !V->second) {
             if (const Expr *X = extractionInto(FD, V->first))
               Found = OutsideValues{X, "a stream (>>)", nullptr};
+          } else if (isIntegerContainer(A->getType())) {
+            Found = Called(A);
+          }
         }
     }
     if (Facts & op::ReadsBytes)
@@ -150,7 +176,10 @@ IndexRangeAnalysis::Impl::calledOutside(const FunctionDecl *FD,
 }
 
 bool IndexRangeAnalysis::Impl::isIntegerContainer(QualType T) {
-  const QualType Elem = getContainerElementType(T);
+  QualType Elem = getContainerElementType(T.getNonReferenceType());
+  // A container of containers of integers (a batch of id lists) too.
+  if (!Elem.isNull() && !Elem->isIntegerType())
+    Elem = getContainerElementType(Elem);
   return !Elem.isNull() && Elem->isIntegerType() && !Elem->isBooleanType();
 }
 
@@ -351,10 +380,13 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
       return IndexRange::opaque();
     IndexRange R;
     bool Any = false;
-    // A parameter's own values are the caller's: opaque here.
-    if (isa<ParmVarDecl>(VD))
+    // A parameter's own values are the caller's: opaque here, named for
+    // the callers (indexedParams).
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
       R.Opaque = true;
-    else
+      if (PVD->getDeclContext() == FD)
+        R.Params.push_back(PVD);
+    } else
       for (const Expr *Def : F.definitionsOf(VD)) {
         R.join(rangeOf(FD, Def, nullptr));
         Any = true;
@@ -367,12 +399,27 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
         continue;
       if (const FunctionDecl *Callee = Call->getDirectCallee();
           hasOpName(Callee, op::Named::index_put_) &&
-          formOf(Callee) == op::Method)
+          formOf(Callee) == op::Method) {
         if (const Expr *Value = argAt(Call, 2);
             Value && !isTensorType(Value->getType().getNonReferenceType())) {
           R.join(values(quantityOf(FD, Value), Value, true));
           Any = true;
+        } else if (Value) {
+          // A tensor written in: its values from outside or from a
+          // parameter join these (what else it holds is left as before).
+          IndexRange Written = rangeOf(FD, Value, nullptr);
+          if (Written.External || !Written.Params.empty()) {
+            IndexRange Kept;
+            Kept.External = Written.External;
+            Kept.How = Written.How;
+            Kept.ExternalSummary = Written.ExternalSummary;
+            Kept.Params = Written.Params;
+            Kept.Opaque = !Written.Params.empty();
+            R.join(Kept);
+            Any = true;
+          }
         }
+      }
       if (!(callFacts(Call) & op::FillsValue))
         continue;
       const bool Masked =
@@ -477,15 +524,11 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
           return R;
       }
       // torch::tensor(v) of a vector filled by parsing, or
-      // torch::tensor(read_ids(path)).
+      // torch::tensor(read_ids(path)), or of a parameter's.
       if (const Expr *A0 = argAt(Call, 0)) {
-        std::optional<OutsideValues> P;
-        if (auto N = namedValue(A0); N && !N->second)
-          P = parsedInto(FD, N->first);
-        else if (const auto *Inner = dyn_cast_or_null<CallExpr>(unwrap(A0)))
-          P = calledOutside(FD, Inner);
-        if (P)
-          return outsideRange(std::move(*P));
+        IndexRange C = containerRange(FD, A0);
+        if (C.External || !C.Params.empty())
+          return C;
       }
       return IndexRange::opaque();
     }

@@ -13,6 +13,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"
@@ -68,6 +69,15 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
       Launched.push_back(std::move(P));
     }
     O["launchedParams"] = std::move(Launched);
+  }
+  if (!F.IndexedParams.empty()) {
+    llvm::json::Array Indexed;
+    for (const FunctionSummary::IndexedParam &I : F.IndexedParams) {
+      llvm::json::Object P = Fact(I.Sink);
+      P["param"] = I.Param;
+      Indexed.push_back(std::move(P));
+    }
+    O["indexedParams"] = std::move(Indexed);
   }
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
@@ -130,18 +140,29 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
          M.map("at", C.At) && M.map("via", C.Via);
 }
 
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
-              llvm::json::Path Path) {
+/// A fact about one parameter: its index and the fact.
+static bool paramFact(const llvm::json::Value &V, unsigned &Param,
+                      FunctionSummary::Fact &F, llvm::json::Path Path) {
   llvm::json::ObjectMapper M(V, Path);
-  int64_t Param = -1;
-  if (!M || !M.map("param", Param) || !fromJSON(V, L.Launch, Path))
+  int64_t Index = -1;
+  if (!M || !M.map("param", Index) || !fromJSON(V, F, Path))
     return false;
-  if (Param < 0 || Param > UINT16_MAX) {
+  if (Index < 0 || Index > UINT16_MAX) {
     Path.field("param").report("a parameter index out of range");
     return false;
   }
-  L.Param = static_cast<unsigned>(Param);
+  Param = static_cast<unsigned>(Index);
   return true;
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
+              llvm::json::Path Path) {
+  return paramFact(V, L.Param, L.Launch, Path);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
+              llvm::json::Path Path) {
+  return paramFact(V, P.Param, P.Sink, Path);
 }
 
 namespace {
@@ -164,6 +185,7 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
          M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
          M.mapOptional("outsideValues", F.OutsideValues) &&
          M.mapOptional("launchedParams", F.LaunchedParams) &&
+         M.mapOptional("indexedParams", F.IndexedParams) &&
          M.mapOptional("calls", F.Calls);
 }
 
@@ -272,6 +294,28 @@ std::string describeLaunch(const Expr *Launch) {
   return "a kernel";
 }
 
+/// An index op, for a note: "index_select on 'emb'", "Embedding 'tok_'".
+std::string describeSink(const IndexOpSite &Site, const ASTContext &Ctx) {
+  auto Text = [&](const Expr *E) -> std::string {
+    if (!E)
+      return "";
+    CharSourceRange R = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(E->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (R.isInvalid())
+      return "";
+    return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts())
+        .trim()
+        .str();
+  };
+  std::string Out = Site.Name.str();
+  if (std::string M = Text(Site.Module); !M.empty())
+    return Out + " '" + M + "'";
+  if (std::string S = Text(Site.Source); !S.empty())
+    return Out + " on '" + S + "'";
+  return Out;
+}
+
 bool isSummarised(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible() || FD->isDependentContext() ||
       FD->isImplicit() || isa<CXXDestructorDecl>(FD))
@@ -346,6 +390,22 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
                                       Where.of(Launch->getExprLoc()),
                                       {}}});
       }
+    for (const IndexedParam &I : Ranges.indexedParams(FD)) {
+      std::vector<SummaryStep> Via;
+      const FunctionDecl *Caller = FD;
+      for (const CallExpr *Call : I.Via) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee)
+          break;
+        Via.push_back(
+            {nameOf(Caller), nameOf(Callee), Where.of(Call->getExprLoc())});
+        Caller = Callee;
+      }
+      F.IndexedParams.push_back(
+          {I.Param, FunctionSummary::Fact{describeSink(I.Site, Ctx),
+                                          Where.of(I.Sink->getBeginLoc()),
+                                          std::move(Via)}});
+    }
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();
       std::string USR = usrOf(Last.Callee);
@@ -451,6 +511,8 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "outsideValues";
   case SummaryFact::LaunchedParams:
     return "launchedParams";
+  case SummaryFact::IndexedParams:
+    return "indexedParams";
   }
   return "";
 }
@@ -469,6 +531,7 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
     Held = &F.OutsideValues;
     break;
   case SummaryFact::LaunchedParams:
+  case SummaryFact::IndexedParams:
     break;
   }
   return Held && *Held ? &**Held : nullptr;
@@ -477,6 +540,8 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
 bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
   if (Fact == SummaryFact::LaunchedParams)
     return !F.LaunchedParams.empty();
+  if (Fact == SummaryFact::IndexedParams)
+    return !F.IndexedParams.empty();
   return factOf(F, Fact) != nullptr;
 }
 
@@ -550,6 +615,11 @@ static std::set<std::string> filesOf(const FunctionSummary &F) {
   }
   for (const FunctionSummary::LaunchedParam &L : F.LaunchedParams)
     Out.insert(L.Launch.At.File);
+  for (const FunctionSummary::IndexedParam &I : F.IndexedParams) {
+    Out.insert(I.Sink.At.File);
+    for (const SummaryStep &S : I.Sink.Via)
+      Out.insert(S.At.File);
+  }
   Out.erase("");
   return Out;
 }

@@ -29,7 +29,9 @@
 //  - values from outside the program with no bounds check on the way,
 //    also returned by a helper (a tensor, or a vector of integers it
 //    parses into), and with a project run by a function of another file
-//    whose summary says so (ProjectSummaries.h);
+//    whose summary says so (ProjectSummaries.h); also passed to a function
+//    whose parameter reaches an index unchecked (indexedParams), of this
+//    file or, through its summary, of another;
 //  - a bounds check of the index that does not protect the use (it does not
 //    dominate it) or that is off by one (`max() <= rows`).
 // Indices made by producers (argmax, topk, sort, nonzero, multinomial...),
@@ -130,6 +132,10 @@ struct IndexRange {
   std::shared_ptr<const FunctionSummary> ExternalSummary;
   /// Some path is not understood (a parameter, a member, an unknown call).
   bool Opaque = false;
+  /// Some path's values are those of these parameters of the function (a
+  /// tensor, or a container of integers): unknown here (Opaque is set too),
+  /// the callers' to say (IndexRangeAnalysis::indexedParams).
+  llvm::SmallVector<const clang::ParmVarDecl *, 1> Params;
 
   static IndexRange opaque() {
     IndexRange R;
@@ -212,6 +218,18 @@ struct OutsideValues {
   std::shared_ptr<const FunctionSummary> Summary;
 };
 
+/// A parameter of a function whose values reach an index op's index with
+/// no bounds check on the way: in the function itself, or through the
+/// functions of its translation unit it calls (Via, the calls in order).
+struct IndexedParam {
+  unsigned Param = 0;
+  const clang::CallExpr *Sink = nullptr;
+  IndexOpSite Site;
+  /// The function that holds the sink.
+  const clang::FunctionDecl *SinkFunction = nullptr;
+  llvm::SmallVector<const clang::CallExpr *, 2> Via;
+};
+
 /// The evidence analysis of one translation unit: it owns the guard
 /// analysis it builds on and memoises per-function facts.
 class IndexRangeAnalysis {
@@ -246,6 +264,21 @@ public:
   /// integers it fills by parsing or reading (the summary's OutsideValues).
   std::optional<OutsideValues>
   returnedOutsideValues(const clang::FunctionDecl *FD);
+
+  /// The parameters of \p FD (a definition) whose values reach an index
+  /// op with no bounds check of them on the way: the index itself, ids
+  /// made of it (`torch::tensor(v)`, a tensor it is written into), through
+  /// functions of this unit it is passed to (three calls deep). A
+  /// parameter that a check relates to the table (any bounds check of the
+  /// index) is not listed; one list per function, memoised.
+  llvm::ArrayRef<IndexedParam> indexedParams(const clang::FunctionDecl *FD);
+
+  /// Whether argument \p Arg of \p Call in \p FD holds values from outside
+  /// the program (a tensor or a container of integers parsed, read or
+  /// loaded) with no bounds check of them before the call.
+  std::optional<OutsideValues> outsideArgument(const clang::FunctionDecl *FD,
+                                               const clang::CallExpr *Call,
+                                               const clang::Expr *Arg);
 
   struct Impl;
 

@@ -9,14 +9,16 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold four facts: the CUDA work a function does
+// Summaries of this version hold five facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
 // translation units (linked); and whether the values it returns come from
-// outside the program (IndexRanges.h: parsed, read or loaded ids), and the
+// outside the program (IndexRanges.h: parsed, read or loaded ids), the
 // pointer parameters it passes on to a kernel launch (KernelLaunches.h's
-// launchers), these two from its own translation unit only.
+// launchers), and the parameters whose values reach an index op unchecked
+// (IndexRanges.h's indexedParams), these three from its own translation
+// unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +42,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 2;
+constexpr unsigned SummaryFormatVersion = 3;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -96,11 +98,21 @@ struct FunctionSummary {
     Fact Launch;
   };
   std::vector<LaunchedParam> LaunchedParams;
+  /// A parameter (a tensor, or a container of integers) whose values reach
+  /// an index op with no bounds check on the way, in the function or
+  /// through the functions of its translation unit it calls
+  /// (libtorch-unchecked-index's sinks, IndexRanges.h's indexedParams):
+  /// the op, "index_select on 'table'", where it is, and the calls to it.
+  struct IndexedParam {
+    unsigned Param = 0;
+    Fact Sink;
+  };
+  std::vector<IndexedParam> IndexedParams;
 
   /// Whether the summary has a fact a check can use.
   bool saysSomething() const {
     return CudaWork || DefiniteCudaWork || OutsideValues ||
-           !LaunchedParams.empty();
+           !LaunchedParams.empty() || !IndexedParams.empty();
   }
 
   /// A call to a function that its translation unit declares but does not
@@ -119,19 +131,21 @@ enum class SummaryFact {
   CudaWork,
   DefiniteCudaWork,
   OutsideValues,
-  LaunchedParams
+  LaunchedParams,
+  IndexedParams
 };
 /// Every fact, for loops over them.
 inline constexpr SummaryFact AllSummaryFacts[] = {
     SummaryFact::CudaWork, SummaryFact::DefiniteCudaWork,
-    SummaryFact::OutsideValues, SummaryFact::LaunchedParams};
+    SummaryFact::OutsideValues, SummaryFact::LaunchedParams,
+    SummaryFact::IndexedParams};
 /// The fact's name in the format ("cudaWork", "definiteCudaWork",
-/// "outsideValues", "launchedParams").
+/// "outsideValues", "launchedParams", "indexedParams").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
 /// \p F's \p Fact, null when it holds none or the fact is a list
-/// (LaunchedParams).
+/// (LaunchedParams, IndexedParams).
 const FunctionSummary::Fact *factOf(const FunctionSummary &F, SummaryFact Fact);
 
 /// What one translation unit says.
@@ -162,6 +176,8 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::Fact &F,
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
