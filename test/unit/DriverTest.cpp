@@ -7,6 +7,7 @@
 
 #include "ClangTidyModule.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+// The module registry's header moved between LLVM 19 and 22.
 #include TORCHTIDY_TIDY_REGISTRY_HEADER
 
 #include "llvm/Support/FileSystem.h"
@@ -23,21 +24,20 @@ namespace {
 /// headers, pybind11's, the CUDA toolkit's and a project of the user's.
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> layouts() {
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  const char *Files[] = {
-      "/venv/lib/python3.11/site-packages/torch/include/ATen/ATen.h",
-      "/venv/lib/python3.11/site-packages/torch/include/c10/macros/Macros.h",
-      "/venv/lib/python3.11/site-packages/torch/include/torch/csrc/api/"
-      "include/torch/torch.h",
-      "/venv/lib/python3.11/site-packages/torch/include/TH/TH.h",
+  const std::string Wheel = "/venv/lib/python3.11/site-packages/";
+  const std::string Files[] = {
+      Wheel + "torch/include/ATen/ATen.h",
+      Wheel + "torch/include/c10/macros/Macros.h",
+      Wheel + "torch/include/torch/csrc/api/include/torch/torch.h",
+      Wheel + "torch/include/TH/TH.h",
       "/usr/include/python3.11/Python.h",
       "/usr/include/python3.11/pyconfig.h",
-      "/venv/lib/python3.11/site-packages/pybind11/include/pybind11/"
-      "pybind11.h",
+      Wheel + "pybind11/include/pybind11/pybind11.h",
       "/opt/cuda/include/cuda_runtime.h",
       "/work/project/include/model.h",
       "/work/project/third_party/ATen/ATen.h", // no c10: not LibTorch
   };
-  for (const char *F : Files)
+  for (const std::string &F : Files)
     FS->addFile(F, 0, llvm::MemoryBuffer::getMemBuffer(""));
   (void)FS->setCurrentWorkingDirectory("/work/project");
   return FS;
@@ -155,6 +155,7 @@ TEST(ChangedLines, RejectsWhatIsNotADiff) {
 
 TEST(Shards, EveryFileInExactlyOneShard) {
   std::vector<std::string> Files;
+  Files.reserve(10);
   for (int I = 0; I < 10; ++I)
     Files.push_back("f" + std::to_string(I) + ".cpp");
   std::vector<std::string> Seen;
@@ -238,7 +239,7 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
       std::string::npos)
       << Text;
   EXPECT_EQ((*Results)[1].getAsObject()->get("fixes"), nullptr);
-  llvm::sys::fs::remove(Path);
+  (void)llvm::sys::fs::remove(Path);
 }
 
 } // namespace

@@ -44,7 +44,7 @@ std::unique_ptr<ASTUnit> build() {
 }
 
 template <typename NodeT, typename MatcherT>
-const NodeT *first(MatcherT M, ASTContext &Ctx) {
+const NodeT *first(const MatcherT &M, ASTContext &Ctx) {
   return selectFirst<NodeT>("n", match(M.bind("n"), Ctx));
 }
 

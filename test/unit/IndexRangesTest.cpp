@@ -3,8 +3,6 @@
 #include "torchtidy/analysis/IndexRanges.h"
 #include "ASTFixture.h"
 
-#include "clang/Lex/Lexer.h"
-
 using namespace torchtidy;
 using namespace torchtidy::test;
 using namespace clang::ast_matchers;

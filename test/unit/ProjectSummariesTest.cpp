@@ -297,8 +297,8 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
       fromJSON(llvm::json::Object{{"linked", llvm::json::Array{}}}, L, Root3));
 }
 
-FunctionSummary fn(std::string USR, std::vector<std::string> Calls,
-                   bool Work = false) {
+FunctionSummary fn(const std::string &USR,
+                   const std::vector<std::string> &Calls, bool Work = false) {
   FunctionSummary F;
   F.USR = USR;
   F.Name = USR;
@@ -306,7 +306,7 @@ FunctionSummary fn(std::string USR, std::vector<std::string> Calls,
   if (Work)
     F.CudaWork = FunctionSummary::Fact{
         "'cuda' moves a tensor to the GPU", {USR + ".cpp", 7, 3}, {}};
-  for (std::string &C : Calls)
+  for (const std::string &C : Calls)
     F.Calls.push_back({C, C, {USR + ".cpp", 5, 10}, {}});
   return F;
 }

@@ -17,7 +17,7 @@ struct Analysed {
   const MemberFacts &operator[](llvm::StringRef Name) const {
     const clang::FieldDecl *FD = findField(RD, Name);
     EXPECT_TRUE(FD) << Name.str();
-    auto It = R.members().find(FD);
+    const auto *It = R.members().find(FD);
     EXPECT_TRUE(It != R.members().end()) << Name.str();
     return It->second;
   }

@@ -23,7 +23,7 @@ public:
   ScratchDir() {
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("results-test", Path));
   }
-  ~ScratchDir() { llvm::sys::fs::remove_directories(Path); }
+  ~ScratchDir() { (void)llvm::sys::fs::remove_directories(Path); }
   std::string file(llvm::StringRef Name) const {
     llvm::SmallString<256> P(Path);
     llvm::sys::path::append(P, Name);
@@ -45,7 +45,7 @@ void setTime(const std::string &Path, std::chrono::system_clock::time_point T) {
   ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
       Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
   ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(FD, T));
-  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  (void)llvm::sys::Process::SafelyCloseFileDescriptor(FD);
 }
 
 ClangTidyError sampleError() {
@@ -215,7 +215,7 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
       Key, D.file("a.cpp"), Run,
       {{D.file("a.cpp")}, {D.file("m.h")}, {D.file("sys.h"), 0, 0, "", true}}));
   ASSERT_TRUE(Cache.lookup(Key, D.file("a.cpp")).Run);
-  llvm::sys::fs::remove(D.file("sys.h"));
+  (void)llvm::sys::fs::remove(D.file("sys.h"));
   EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Why,
             D.file("sys.h") + " is gone");
 }

@@ -2,7 +2,6 @@
 
 #include "torchtidy/analysis/TensorStorage.h"
 #include "ASTFixture.h"
-#include "torchtidy/analysis/PointeeTypes.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;

@@ -20,6 +20,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "gtest/gtest.h"
 
 #include <cstdlib>
@@ -425,7 +426,7 @@ TEST_F(TorchOpsTable, EverySinkReadsTheParametersItNames) {
         std::string Index = paramName(FD, Row.IndexArg, Method);
         std::string Dim =
             Row.BoundArg < 0 ? "dim" : paramName(FD, Row.BoundArg, Method);
-        Seen += " (" + Source + ", " + Index + ", " + Dim + ")";
+        Seen += llvm::formatv(" ({0}, {1}, {2})", Source, Index, Dim).str();
         if ((Method || Source == Row.SourceParam) && Index == Row.IndexParam &&
             Dim == "dim")
           Found = true;
