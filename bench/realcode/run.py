@@ -360,9 +360,19 @@ def compare(findings, labels, projects_run, checks_run=()):
         line = int(f["line"])
         return abs(line - int(bug["line"])) <= BUG_LINES or line in also.get(
             (bug["project"], bug["file"], int(bug["line"]), bug["check"]), ())
+
+    # A finding reported in another file, where the evidence is, whose
+    # notes lead to the bug's line (a project run's cross-file finding: ids
+    # parsed in one file reach an index op in another) reports it too.
+    def leads_to(f, bug):
+        return any(n.get("file") == bug["file"] and
+                   abs(int(n.get("line", 0)) - int(bug["line"])) <= BUG_LINES
+                   for n in f.get("notes", []))
     near = [[i for i, f in enumerate(findings)
-             if f["project"] == bug["project"] and f["file"] == bug["file"] and
-             f["check"] == bug["check"] and is_near(f, bug)] for bug in listed]
+             if f["project"] == bug["project"] and f["check"] == bug["check"] and
+             ((f["file"] == bug["file"] and is_near(f, bug)) or
+              (f["file"] != bug["file"] and leads_to(f, bug)))]
+            for bug in listed]
     used, chosen = set(), {}
     for b in sorted(range(len(listed)), key=lambda b: (len(near[b]), b)):
         left = [i for i in near[b] if i not in used]
@@ -377,7 +387,11 @@ def compare(findings, labels, projects_run, checks_run=()):
         r["bugs"] += 1
         r["bugs_reported"] += b in chosen
         bugs.append(dict(bug, reported=b in chosen,
-                         reported_at=[findings[i]["line"] for i in near[b]]))
+                         reported_at=[findings[i]["line"]
+                                      if findings[i]["file"] == bug["file"]
+                                      else "%s:%s" % (findings[i]["file"],
+                                                      findings[i]["line"])
+                                      for i in near[b]]))
     return table, unjudged, stale, bugs
 
 
