@@ -82,15 +82,15 @@ static std::string plainText(const Expr *E, const ASTContext &Ctx) {
 static std::string sourceDeviceText(const torchtidy::IndexOpSite &Site,
                                     const ASTContext &Ctx) {
   if (Site.Module) {
-    std::string Text = plainText(Site.Module, Ctx);
+    const std::string Text = plainText(Site.Module, Ctx);
     if (Text.empty())
       return "";
-    QualType T = Site.Module->getType().getNonReferenceType();
+    const QualType T = Site.Module->getType().getNonReferenceType();
     const bool Pointer = torchtidy::getHolderModule(T) ||
                          torchtidy::getSharedPtrModule(T) || T->isPointerType();
     return Text + (Pointer ? "->" : ".") + "weight.device()";
   }
-  std::string Text = plainText(Site.Source, Ctx);
+  const std::string Text = plainText(Site.Source, Ctx);
   return Text.empty() ? "" : Text + ".device()";
 }
 

@@ -40,7 +40,7 @@ void CudaInDatasetGetCheck::report(const CXXMethodDecl *Hook,
                                    const torchtidy::CudaWorkFinding &F,
                                    SourceManager &SM) {
   const Expr *At = F.Chain.empty() ? F.Op.Site : F.Chain.front().Call;
-  SourceLocation Loc = At->getExprLoc();
+  const SourceLocation Loc = At->getExprLoc();
   if (!firstReport(Loc))
     return;
   if (F.External) {

@@ -45,7 +45,7 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
   std::string Base;
   const Expr *E = D.AllocOp;
   for (unsigned I = 0; E && I < torchtidy::limits::OriginDepth; ++I) {
-    torchtidy::StorageStep S = torchtidy::storageStep(E);
+    const torchtidy::StorageStep S = torchtidy::storageStep(E);
     if (S.K == torchtidy::StorageStep::Named) {
       if (S.Decl->getIdentifier())
         Base = S.Decl->getName().str();
@@ -91,7 +91,7 @@ void DanglingDataPtrCheck::report(const DanglingPointer &D,
     const std::string Op = opName(D.AllocOp);
     const char *How = D.MayAlias ? "may have freshly allocated" : "allocated";
     {
-      DiagnosticBuilder Diag =
+      const DiagnosticBuilder Diag =
           D.Kept.escapes()
               ? diag(Loc, "'%0' of a temporary tensor that '%1' %2 is %3, but "
                           "the temporary is freed at the end of the "

@@ -29,7 +29,7 @@ void FromBlobDtypeCheck::checkTranslationUnit(ASTContext &Ctx) {
         DefaultChanged = true;
       if (std::optional<torchtidy::FromBlobCall> B =
               torchtidy::matchFromBlob(Call))
-        Blobs.push_back({FD, *B});
+        Blobs.emplace_back(FD, *B);
     });
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
       for (const CXXCtorInitializer *Init : Ctor->inits())
@@ -37,7 +37,7 @@ void FromBlobDtypeCheck::checkTranslationUnit(ASTContext &Ctx) {
           torchtidy::forEachOwnStmt(Init->getInit(), [&](const Stmt *S) {
             if (std::optional<torchtidy::FromBlobCall> B =
                     torchtidy::matchFromBlob(dyn_cast<CallExpr>(S)))
-              Blobs.push_back({FD, *B});
+              Blobs.emplace_back(FD, *B);
           });
   });
   for (const auto &[FD, Blob] : Blobs)
@@ -53,9 +53,9 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
     return;
   const QualType Element = M.Buffer.Element.getUnqualifiedType();
   const std::string ElementName = Element.getAsString(Ctx.getPrintingPolicy());
-  std::string What = M.Buffer.Owner
-                         ? "'" + M.Buffer.Owner->getNameAsString() + "'"
-                         : "'" + quotedText(M.Blob.Data, Ctx) + "'";
+  const std::string What = M.Buffer.Owner
+                               ? "'" + M.Buffer.Owner->getNameAsString() + "'"
+                               : "'" + quotedText(M.Blob.Data, Ctx) + "'";
   const bool Default = M.Given.K == OptionsDtype::Default;
   const uint64_t ElementBytes = Ctx.getTypeSizeInChars(Element).getQuantity();
   const bool IsClass = Element->getAsCXXRecordDecl() && !M.Matching;
@@ -80,7 +80,7 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
   else
     Fix = "copy the elements into a buffer of the dtype's type first";
 
-  DiagnosticBuilder Diag =
+  const DiagnosticBuilder Diag =
       diag(Loc, "'from_blob' wraps %0, whose elements are '%1'%2, as %3: %4; "
                 "%5")
       << What << ElementName
@@ -95,7 +95,7 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (!M.Blob.Options && M.Blob.OptionsParamFollows && M.Blob.LastWritten &&
       !M.Blob.LastWritten->getEndLoc().isMacroID()) {
-    SourceLocation After = Lexer::getLocForEndOfToken(
+    const SourceLocation After = Lexer::getLocForEndOfToken(
         M.Blob.LastWritten->getEndLoc(), 0, SM, getLangOpts());
     if (After.isValid())
       Diag << FixItHint::CreateInsertion(After,
@@ -112,7 +112,7 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
       torchtidy::isTensorOptionsClass(Options->getType()) &&
       !Options->getBeginLoc().isMacroID() &&
       !Options->getEndLoc().isMacroID()) {
-    SourceLocation After =
+    const SourceLocation After =
         Lexer::getLocForEndOfToken(Options->getEndLoc(), 0, SM, getLangOpts());
     if (After.isValid()) {
       if (needsParensForMember(Options))

@@ -89,7 +89,7 @@ void FromBlobLifetimeCheck::addCloneFix(DiagnosticBuilder &Diag,
   const SourceManager &SM = Ctx.getSourceManager();
   if (Call->getEndLoc().isMacroID() || Call->getBeginLoc().isMacroID())
     return;
-  SourceLocation After =
+  const SourceLocation After =
       Lexer::getLocForEndOfToken(Call->getEndLoc(), 0, SM, getLangOpts());
   if (After.isValid())
     Diag << FixItHint::CreateInsertion(After, ".clone()");

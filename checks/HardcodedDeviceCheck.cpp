@@ -144,8 +144,9 @@ static std::optional<FixItHint> removeDeviceFix(const HardcodedDeviceSite &S,
           (torchtidy::op::MovesToCuda | torchtidy::op::MovesToArgument)) ||
         Written > 1 || Obj->getSourceRange().isInvalid())
       return std::nullopt;
-    CharSourceRange R = fileRange(afterToken(Obj->getEndLoc(), Ctx),
-                                  afterToken(MC->getRParenLoc(), Ctx), Ctx);
+    const CharSourceRange R =
+        fileRange(afterToken(Obj->getEndLoc(), Ctx),
+                  afterToken(MC->getRParenLoc(), Ctx), Ctx);
     if (R.isInvalid())
       return std::nullopt;
     return FixItHint::CreateRemoval(R);
@@ -162,7 +163,7 @@ static std::optional<FixItHint> removeDeviceFix(const HardcodedDeviceSite &S,
         Arg->IgnoreImplicit()->getSourceRange() !=
             S.Device.Spelling->getSourceRange())
       continue;
-    CharSourceRange R =
+    const CharSourceRange R =
         fileRange(afterToken(Call->getArg(I - 1)->getEndLoc(), Ctx),
                   afterToken(Arg->getEndLoc(), Ctx), Ctx);
     if (R.isInvalid())
@@ -183,7 +184,7 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
       "'" + Op + "' " +
       (Moves ? "moves a tensor to " : "creates a tensor on ") +
       describeDevice(S.Device, Ctx);
-  SourceLocation Loc = Call->getExprLoc();
+  const SourceLocation Loc = Call->getExprLoc();
   if (S.InConstruction) {
     auto D = diag(Loc, "%0 in %q1, where the module is built: this fails on "
                        "a machine without that device, and module->to(device) "
@@ -213,14 +214,14 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
         const auto *ME =
             dyn_cast<MemberExpr>(MC->getCallee()->IgnoreImplicit());
         if (ME) {
-          CharSourceRange R = fileRange(
+          const CharSourceRange R = fileRange(
               ME->getMemberLoc(), afterToken(MC->getRParenLoc(), Ctx), Ctx);
           if (R.isValid())
             D << FixItHint::CreateReplacement(R, "to(" + Input + ")");
         }
       } else if (S.Device.Spelling &&
                  !quotedUnexpanded(S.Device.Spelling, Ctx).empty()) {
-        CharSourceRange R = Lexer::makeFileCharRange(
+        const CharSourceRange R = Lexer::makeFileCharRange(
             CharSourceRange::getTokenRange(S.Device.Spelling->getSourceRange()),
             Ctx.getSourceManager(), Ctx.getLangOpts());
         if (R.isValid())
@@ -248,7 +249,8 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
       // Left out: append it, when it is the first argument left out.
       if (I == 0 || isa<CXXDefaultArgExpr>(Call->getArg(I - 1)))
         return std::nullopt;
-      SourceLocation End = afterToken(Call->getArg(I - 1)->getEndLoc(), Ctx);
+      const SourceLocation End =
+          afterToken(Call->getArg(I - 1)->getEndLoc(), Ctx);
       if (End.isInvalid() || End.isMacroID())
         return std::nullopt;
       return FixItHint::CreateInsertion(End, ", " + Device);
@@ -257,12 +259,12 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
     const std::string Text = quotedUnexpanded(Written, Ctx);
     if (Text.empty())
       return std::nullopt;
-    CharSourceRange R = Lexer::makeFileCharRange(
+    const CharSourceRange R = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(Written->getSourceRange()),
         Ctx.getSourceManager(), Ctx.getLangOpts());
     if (R.isInvalid())
       return std::nullopt;
-    QualType T = Written->getType();
+    const QualType T = Written->getType();
     const auto *ET = T.getCanonicalType()->getAs<EnumType>();
     if (ET &&
         torchtidy::isClass(ET->getDecl(), torchtidy::KnownClass::ScalarType))

@@ -37,7 +37,7 @@ public:
         if (const IdentifierInfo *Id = T->getIdentifierInfo())
           Use.Names.push_back(Id->getName().str());
         else if (T->is(tok::numeric_constant))
-          Use.Names.push_back("#"); // a constant bound
+          Use.Names.emplace_back("#"); // a constant bound
     Check.Asserts.push_back(std::move(Use));
   }
 
@@ -55,7 +55,7 @@ KernelUncheckedIndexCheck::KernelUncheckedIndexCheck(StringRef Name,
           "AssertMacros",
           "CUDA_KERNEL_ASSERT;assert;TORCH_CHECK;TORCH_INTERNAL_ASSERT")) {
   Config.AssertMacros.clear();
-  for (StringRef M : utils::options::parseStringList(AssertMacros))
+  for (const StringRef M : utils::options::parseStringList(AssertMacros))
     Config.AssertMacros.push_back(M.str());
   Config.HostLoops = Options.get("HostLoops", true);
 }
@@ -81,7 +81,7 @@ void KernelUncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
 void KernelUncheckedIndexCheck::report(const UncheckedIndexLoad &U,
                                        ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = SM.getFileLoc(U.Access->getBeginLoc());
+  const SourceLocation Loc = SM.getFileLoc(U.Access->getBeginLoc());
   if (!firstReport(Loc))
     return;
   const std::string Source =

@@ -83,7 +83,7 @@ std::string describeBuffer(const BufferOrigin &B, const ASTContext &Ctx) {
 }
 
 std::string opName(const Expr *Op) {
-  torchtidy::StorageStep S = torchtidy::storageStep(Op);
+  const torchtidy::StorageStep S = torchtidy::storageStep(Op);
   if (!S.OpName.empty())
     return S.OpName.str();
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Op))

@@ -19,10 +19,10 @@ std::string withoutComments(llvm::StringRef Text) {
     Out += C;
   };
   for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
+    const char C = Text[I];
     // String and character literals are copied whole.
     if (C == '"' || C == '\'') {
-      char Quote = C;
+      const char Quote = C;
       Emit(C);
       for (++I; I < Text.size(); ++I) {
         Out += Text[I];
@@ -42,7 +42,7 @@ std::string withoutComments(llvm::StringRef Text) {
       continue;
     }
     if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '*') {
-      size_t End = Text.find("*/", I + 2);
+      const size_t End = Text.find("*/", I + 2);
       I = End == llvm::StringRef::npos ? Text.size() : End + 1;
       PendingSpace = true;
       continue;
@@ -71,7 +71,7 @@ CharSourceRange fileRange(const Expr *E, const ASTContext &Ctx) {
 }
 
 llvm::StringRef fileText(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange Range = fileRange(E, Ctx);
+  const CharSourceRange Range = fileRange(E, Ctx);
   if (Range.isInvalid())
     return "";
   return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
@@ -96,8 +96,9 @@ static std::string spelledInMacro(const Expr *E, const ASTContext &Ctx) {
   if (SM.getFileID(B) != SM.getFileID(End) ||
       SM.getFileOffset(End) < SM.getFileOffset(B))
     return "";
-  CharSourceRange Range = CharSourceRange::getTokenRange(B, End);
-  llvm::StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+  const CharSourceRange Range = CharSourceRange::getTokenRange(B, End);
+  const llvm::StringRef Text =
+      Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
   std::string Out;
   for (size_t I = 0; I < Text.size(); ++I) {
     if (Text[I] == '\\' && I + 1 < Text.size() && Text[I + 1] == '\n') {
@@ -117,7 +118,7 @@ std::string quotedText(const Expr *E, const ASTContext &Ctx) {
 std::string quotedOrSpelledText(const Expr *E, const ASTContext &Ctx) {
   if (!E)
     return "";
-  std::string Text = quotedText(E, Ctx);
+  const std::string Text = quotedText(E, Ctx);
   return Text.empty() ? withoutComments(spelledInMacro(E, Ctx)) : Text;
 }
 
@@ -133,7 +134,7 @@ bool needsParensForMember(const Expr *E) {
           ArraySubscriptExpr, StringLiteral>(E))
     return false;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-    OverloadedOperatorKind K = Op->getOperator();
+    const OverloadedOperatorKind K = Op->getOperator();
     return K != OO_Subscript && K != OO_Call && K != OO_Arrow;
   }
   return !isa<CallExpr>(E);
@@ -147,7 +148,7 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx) {
 }
 
 std::string writtenText(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange Range = writtenRange(E, Ctx);
+  const CharSourceRange Range = writtenRange(E, Ctx);
   if (Range.isInvalid())
     return "";
   return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts())
@@ -159,12 +160,12 @@ llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM) {
     return "";
   auto [File, Offset] = SM.getDecomposedLoc(Loc);
   bool Invalid = false;
-  StringRef Buffer = SM.getBufferData(File, &Invalid);
+  const StringRef Buffer = SM.getBufferData(File, &Invalid);
   if (Invalid || Offset > Buffer.size())
     return "";
   size_t LineStart = Offset == 0 ? 0 : Buffer.rfind('\n', Offset - 1);
   LineStart = LineStart == StringRef::npos || Offset == 0 ? 0 : LineStart + 1;
-  StringRef Indent = Buffer.slice(LineStart, Offset);
+  const StringRef Indent = Buffer.slice(LineStart, Offset);
   return Indent.trim().empty() ? Indent : "";
 }
 

@@ -112,7 +112,7 @@ SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
       W.Size = std::move(Text);
   };
   auto SizeOf = [&](const Expr *Dim) {
-    std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
+    const std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
     Spelled(Of + "size(" + (DimText.empty() ? "dim" : DimText) + ")",
             !Dim || isRepeatable(Dim));
   };
@@ -121,9 +121,9 @@ SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
     const std::string Mod = displayText(Site.Module, Ctx);
     W.What = Site.Name.str() + (Mod.empty() ? "" : " '" + Mod + "'");
     W.Bound = "num_embeddings";
-    QualType T = Site.Module->getType().getNonReferenceType();
-    bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
-                 torchtidy::getSharedPtrModule(T);
+    const QualType T = Site.Module->getType().getNonReferenceType();
+    const bool Arrow = torchtidy::getHolderModule(T) || T->isPointerType() ||
+                       torchtidy::getSharedPtrModule(T);
     if (isRepeatable(Site.Module))
       W.Size = Mod + (Arrow ? "->" : ".") + "options.num_embeddings()";
     break;
@@ -227,7 +227,7 @@ void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
     });
   });
   torchtidy::IndexGuardConfig Config;
-  for (StringRef Name : utils::options::parseStringList(GuardFunctions))
+  for (const StringRef Name : utils::options::parseStringList(GuardFunctions))
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
   auto &Analysis = torchtidy::FunctionContexts::of(Ctx)
@@ -305,15 +305,15 @@ void UncheckedIndexCheck::checkPassedIds(
               const FunctionDecl *From = Def;
               for (const CallExpr *Via : I.Via)
                 if (const FunctionDecl *Next = Via->getDirectCallee()) {
-                  R->Steps.push_back({Via->getExprLoc(),
-                                      "'" + From->getQualifiedNameAsString() +
-                                          "' calls '" +
-                                          Next->getQualifiedNameAsString() +
-                                          "' with them here"});
+                  R->Steps.emplace_back(Via->getExprLoc(),
+                                        "'" + From->getQualifiedNameAsString() +
+                                            "' calls '" +
+                                            Next->getQualifiedNameAsString() +
+                                            "' with them here");
                   From = Next;
                 }
-              R->Steps.push_back({torchtidy::compat::beginLoc(I.Sink),
-                                  "they reach " + R->What + " here"});
+              R->Steps.emplace_back(torchtidy::compat::beginLoc(I.Sink),
+                                    "they reach " + R->What + " here");
               break;
             }
         }
@@ -356,7 +356,7 @@ void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
                                   torchtidy::IndexGuardFinder &Finder,
                                   torchtidy::IndexRangeAnalysis &Ranges) {
   // Evidence that the index can leave the table is reported in every mode.
-  torchtidy::IndexEvidence E = Ranges.evidence(FD, S.Call, S.Site);
+  const torchtidy::IndexEvidence E = Ranges.evidence(FD, S.Call, S.Site);
   if (E) {
     reportEvidence(S, E);
     return;
@@ -368,10 +368,10 @@ void UncheckedIndexCheck::analyze(const FunctionDecl *FD, const Sink &S,
     return;
   // A clamp or remainder of a table whose size is known, not shown within
   // it, is no bounds check of that table.
-  IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
+  const IndexOrigin Origin = Finder.classify(S.Site.Index, S.Call);
   if (Origin.K != IndexOrigin::Unsafe && !E.Unproven)
     return;
-  SinkWords W = describe(S.Site, *Context);
+  const SinkWords W = describe(S.Site, *Context);
   const std::string Index = displayText(S.Site.Index, *Context);
   const std::string Subject =
       Index.empty() ? "the " + W.Noun.str() : W.Noun.str() + " '" + Index + "'";
@@ -445,10 +445,10 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
     const bool Embedding = S.Site.K == IndexOpSite::Embedding ||
                            S.Site.K == IndexOpSite::EmbeddingBag;
     const bool Loss = S.Site.K == IndexOpSite::LossTarget;
-    std::string What = Embedding ? "an embedding" : W.What;
-    std::string Size =
+    const std::string What = Embedding ? "an embedding" : W.What;
+    const std::string Size =
         Rows.empty() ? "" : " with " + Rows + (Loss ? " classes" : " rows");
-    std::string Value = quantityText(E.Value, 0, *Context);
+    const std::string Value = quantityText(E.Value, 0, *Context);
     {
       DiagnosticBuilder D = diag(At, "%0 %1%2 is out of range for %3%4; %5")
                             << (Embedding ? "id"
@@ -466,7 +466,7 @@ void UncheckedIndexCheck::reportEvidence(const Sink &S,
     break;
   }
   case IndexEvidence::NegativeStart: {
-    std::string Low = quantityText(E.Range.Lo, 0, *Context);
+    const std::string Low = quantityText(E.Range.Lo, 0, *Context);
     {
       DiagnosticBuilder D =
           diag(At, "%0%1 can be %2, outside [0, %3) of %4; %5")
@@ -603,7 +603,7 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
   if (!FixedStatements.insert(Statement).second)
     return;
   const SourceManager &SM = Context->getSourceManager();
-  SourceLocation Begin = Statement->getBeginLoc();
+  const SourceLocation Begin = Statement->getBeginLoc();
   if (Begin.isInvalid() || Begin.isMacroID())
     return;
   // The variable must exist before the statement.
@@ -611,12 +611,12 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
       !SM.isBeforeInTranslationUnit(V->Base->getLocation(), Begin))
     return;
   auto [File, Offset] = SM.getDecomposedLoc(Begin);
-  StringRef Buffer = SM.getBufferData(File);
+  const StringRef Buffer = SM.getBufferData(File);
   size_t LineStart = Buffer.rfind('\n', Offset ? Offset - 1 : 0);
   LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
   if (Offset == 0)
     LineStart = 0;
-  StringRef Indent = Buffer.slice(LineStart, Offset);
+  const StringRef Indent = Buffer.slice(LineStart, Offset);
   std::string Text = ("TORCHTIDY_CHECK_INDEX(" +
                       fileText(Var, *Context).trim() + ", " + Size + ");")
                          .str();

@@ -75,7 +75,7 @@ public:
     const IdentifierInfo *II = Name.getIdentifierInfo();
     if (!II || II->getName() != "TORCH_EXTENSION_NAME" || Check.OtherStreams)
       return;
-    SourceLocation Loc = Name.getLocation();
+    const SourceLocation Loc = Name.getLocation();
     if (SM.isWrittenInCommandLineFile(Loc) || SM.isWrittenInBuiltinFile(Loc))
       Check.OtherStreams = UncheckedKernelLaunchCheck::StreamEvidence{
           SourceLocation(),
@@ -92,7 +92,7 @@ public:
     const IdentifierInfo *II = Name.getIdentifierInfo();
     if (!II)
       return;
-    StringRef N = II->getName();
+    const StringRef N = II->getName();
     if (N == "TORCH_LIBRARY" || N == "TORCH_LIBRARY_IMPL" ||
         N == "TORCH_LIBRARY_FRAGMENT" || N == "PYBIND11_MODULE")
       record(Name.getLocation(),
@@ -142,7 +142,7 @@ void UncheckedKernelLaunchCheck::checkTranslationUnit(ASTContext &Ctx) {
   // (torchtidy/analysis/UserCode.h).
   Context = &Ctx;
   torchtidy::KernelLaunchConfig Config;
-  for (StringRef M : utils::options::parseStringList(LaunchCheckMacros))
+  for (const StringRef M : utils::options::parseStringList(LaunchCheckMacros))
     Config.LaunchCheckMacros.push_back(M.trim().str());
   Config.ReportUnprovenArguments = ReportUnprovenArguments;
   torchtidy::KernelLaunchAnalysis Analysis(*Context, std::move(Config));
@@ -196,7 +196,7 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
     const torchtidy::KernelLaunchSite &Site) {
   const SourceManager &SM = Context->getSourceManager();
   const LangOptions &LO = Context->getLangOpts();
-  SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
+  const SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
   if (!firstReport(Loc, 0))
     return;
   const std::string Kernel = torchtidy::kernelName(Site.Launch);
@@ -224,7 +224,7 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
     break;
   }
   {
-    DiagnosticBuilder D =
+    const DiagnosticBuilder D =
         diag(Loc, "kernel launch%select{| of '%1'}0 is not checked: if it "
                   "fails, its error stays pending and the next unrelated CUDA "
                   "call reports it, far from here%select{|; %3}2; add "
@@ -232,9 +232,10 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
         << !Kernel.empty() << Kernel << !Why.empty() << Why;
     // The fix: a check right after the statement that holds the launch.
     const Stmt *S = Site.Statement;
-    SourceLocation End =
+    const SourceLocation End =
         S ? writtenLoc(S->getEndLoc(), /*End=*/true) : SourceLocation();
-    SourceLocation Begin = S ? writtenLoc(S->getBeginLoc()) : SourceLocation();
+    const SourceLocation Begin =
+        S ? writtenLoc(S->getBeginLoc()) : SourceLocation();
     if (End.isValid() && End.isFileID() && Begin.isFileID() &&
         SM.getFileID(End) == SM.getFileID(Begin)) {
       SourceLocation After = Lexer::findLocationAfterToken(
@@ -245,7 +246,7 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
       if (After.isValid() &&
           FixedAt.insert(SM.getFileOffset(After) + 1).second) {
         auto [File, Offset] = SM.getDecomposedLoc(Begin);
-        StringRef Buffer = SM.getBufferData(File);
+        const StringRef Buffer = SM.getBufferData(File);
         size_t LineStart = Offset == 0 ? 0 : Buffer.rfind('\n', Offset - 1);
         LineStart =
             LineStart == StringRef::npos || Offset == 0 ? 0 : LineStart + 1;
@@ -280,14 +281,14 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
 void UncheckedKernelLaunchCheck::reportStream(
     const torchtidy::KernelLaunchSite &Site) {
   const SourceManager &SM = Context->getSourceManager();
-  SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
+  const SourceLocation Loc = writtenLoc(Site.Launch->getBeginLoc());
   if (!firstReport(Loc, 1))
     return;
   const std::string Kernel = torchtidy::kernelName(Site.Launch);
   const bool Null =
       Site.Stream == torchtidy::KernelLaunchSite::StreamUse::NullConstant;
   {
-    DiagnosticBuilder D =
+    const DiagnosticBuilder D =
         diag(Loc,
              "kernel launch%select{| of '%1'}0 %select{has no stream argument|"
              "passes a default stream}2: it runs on the legacy default stream, "
@@ -301,14 +302,14 @@ void UncheckedKernelLaunchCheck::reportStream(
     if (!Config) {
       // No configuration to fix.
     } else if (Null && Config->getNumArgs() >= 4) {
-      CharSourceRange Range = fileRange(Config->getArg(3), *Context);
+      const CharSourceRange Range = fileRange(Config->getArg(3), *Context);
       if (Range.isValid()) {
         D << FixItHint::CreateReplacement(Range, CurrentStream);
         Fixed = true;
       }
     } else if (!Null &&
                (Site.WrittenConfigArgs == 2 || Site.WrittenConfigArgs == 3)) {
-      SourceLocation Close = writtenLoc(Config->getRParenLoc());
+      const SourceLocation Close = writtenLoc(Config->getRParenLoc());
       if (Close.isFileID()) {
         D << FixItHint::CreateInsertion(Close, (Site.WrittenConfigArgs == 2
                                                     ? std::string(", 0, ")
@@ -330,9 +331,9 @@ void UncheckedKernelLaunchCheck::reportStream(
 
 void UncheckedKernelLaunchCheck::reportArgument(
     const torchtidy::KernelArgIssue &I) {
-  SourceLocation Loc = writtenLoc(I.RawView->getBeginLoc());
+  const SourceLocation Loc = writtenLoc(I.RawView->getBeginLoc());
   // One diagnostic per view and property.
-  if (!firstReport(Loc, 2u + I.P))
+  if (!firstReport(Loc, 2U + I.P))
     return;
   const std::string View = quotedOrSpelledText(I.RawView, *Context);
   const std::string Tensor = quotedOrSpelledText(I.Tensor, *Context);
@@ -404,8 +405,8 @@ void UncheckedKernelLaunchCheck::reportArgument(
     break;
   }
   if (I.Evidence && I.At) {
-    SourceLocation At = writtenLoc(I.At->getBeginLoc());
-    std::string Name = I.Var ? I.Var->getNameAsString() : Tensor;
+    const SourceLocation At = writtenLoc(I.At->getBeginLoc());
+    const std::string Name = I.Var ? I.Var->getNameAsString() : Tensor;
     switch (I.P) {
     case torchtidy::KernelArgIssue::NotOnCuda:
       diag(At,

@@ -94,7 +94,7 @@ void UnregisteredMemberCheckBase::check(
       RegisteredSomewhere.insert(Field);
       // Registered, then replaced by a new value in the same building code.
       if (Field->getParent() == RD && isOwnKind(Facts))
-        if (torchtidy::ReplacedRegistration Replaced =
+        if (const torchtidy::ReplacedRegistration Replaced =
                 torchtidy::replacedAfterRegistration(Facts, *Result.Context))
           if (!(IgnoredMembersRegex && Field->getIdentifier() &&
                 IgnoredMembersRegex->match(Field->getName())))
@@ -150,16 +150,16 @@ void UnregisteredMemberCheckBase::addRegistrationFix(
     DiagnosticBuilder &Diag, const FieldDecl *Field, const CXXRecordDecl *Owner,
     const torchtidy::MemberWrite &W, StringRef Registrar) {
   // Only rewrite what is spelled in the file, not inside a macro.
-  CharSourceRange Range = writtenRange(W.Value, Field->getASTContext());
+  const CharSourceRange Range = writtenRange(W.Value, Field->getASTContext());
   if (Range.isInvalid())
     return;
-  StringRef Name = Field->getName();
+  const StringRef Name = Field->getName();
   StringRef Key = Name.rtrim('_');
   if (Key.empty())
     Key = Name;
   // In a class template with a dependent base, the inherited member needs
   // `this->` to be found.
-  std::string Prefix = Owner->isDependentContext() ? "this->" : "";
+  const std::string Prefix = Owner->isDependentContext() ? "this->" : "";
   Diag << FixItHint::CreateInsertion(
               Range.getBegin(),
               (Prefix + Registrar + "(\"" + Key + "\", ").str())
@@ -214,10 +214,10 @@ void UnregisteredMemberCheckBase::addReplaceFix(DiagnosticBuilder &Diag,
                                                 const torchtidy::MemberWrite &W,
                                                 StringRef Name,
                                                 const CXXRecordDecl *Owner) {
-  CharSourceRange Range = writtenRange(W.Value, Owner->getASTContext());
+  const CharSourceRange Range = writtenRange(W.Value, Owner->getASTContext());
   if (Range.isInvalid())
     return;
-  std::string Prefix = Owner->isDependentContext() ? "this->" : "";
+  const std::string Prefix = Owner->isDependentContext() ? "this->" : "";
   Diag << FixItHint::CreateInsertion(
               Range.getBegin(),
               (Prefix + "replace_module(\"" + Name + "\", ").str())

@@ -71,7 +71,7 @@ withMockPCH(const std::string &Language,
       // kind whose job would be a precompile).
       Args.insert(Args.end(),
                   {"-c", std::string(Header), "-o", std::string(Pch)});
-      llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      const llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
           new clang::FileManager(clang::FileSystemOptions()));
       clang::tooling::ToolInvocation Invocation(
           Args, std::make_unique<clang::GeneratePCHAction>(), Files.get());
@@ -91,7 +91,7 @@ withMockPCH(const std::string &Language,
 
 /// Parses \p Code (after `#include <torch/torch.h>` from the mock headers).
 inline std::unique_ptr<clang::ASTUnit> parse(const std::string &Code) {
-  std::string Source = "#include <torch/torch.h>\n" + Code;
+  const std::string Source = "#include <torch/torch.h>\n" + Code;
   auto AST = clang::tooling::buildASTFromCodeWithArgs(
       Source,
       withMockPCH("c++", {"-std=c++17", "-isystem", TORCHTIDY_MOCK_TORCH_DIR}),

@@ -120,7 +120,7 @@ TEST(CudaWork, Hooks) {
     struct NotData { virtual ~NotData() = default; virtual int get(size_t) { return 0; } };
     struct NotData2 : NotData { int get(size_t) override { return 1; } };
   )cc");
-  DataHook H = getDataHook(findMethod(*AST, "A", "get"));
+  const DataHook H = getDataHook(findMethod(*AST, "A", "get"));
   EXPECT_EQ(H.Base, "Dataset");
   EXPECT_EQ(H.Method, "get");
   EXPECT_EQ(getDataHook(findMethod(*AST, "B", "get")).Base, "Dataset");
@@ -145,24 +145,24 @@ TEST(CudaWork, WalkIsBoundedAndEndsOnRecursion) {
   {
     CudaWorkFinder Finder(4);
     auto Found = Finder.find(Root);
-    ASSERT_EQ(Found.size(), 1u);
+    ASSERT_EQ(Found.size(), 1U);
     EXPECT_EQ(Found[0].Op.K, CudaOp::CudaMethod);
-    ASSERT_EQ(Found[0].Chain.size(), 4u);
+    ASSERT_EQ(Found[0].Chain.size(), 4U);
     EXPECT_EQ(Found[0].Chain.front().Callee->getName(), "l1");
     EXPECT_EQ(Found[0].Chain.back().Callee->getName(), "l4");
     // root, l1..l4, ping, pong: each body scanned once.
-    EXPECT_EQ(Finder.scannedFunctions(), 7u);
+    EXPECT_EQ(Finder.scannedFunctions(), 7U);
   }
   {
     CudaWorkFinder Finder(3);
     EXPECT_TRUE(Finder.find(Root).empty());
     // l4 is past the limit and never scanned.
-    EXPECT_EQ(Finder.scannedFunctions(), 6u);
+    EXPECT_EQ(Finder.scannedFunctions(), 6U);
   }
   {
     CudaWorkFinder Finder(0);
     EXPECT_TRUE(Finder.find(Root).empty());
-    EXPECT_EQ(Finder.scannedFunctions(), 1u);
+    EXPECT_EQ(Finder.scannedFunctions(), 1U);
   }
 }
 

@@ -15,7 +15,7 @@ std::vector<std::string> facts(const std::string &Code) {
   auto AST = parse(Code);
   auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
                   AST->getASTContext());
-  EXPECT_EQ(Fs.size(), 1u);
+  EXPECT_EQ(Fs.size(), 1U);
   if (Fs.empty())
     return {};
   DeviceFlow Flow;
@@ -113,7 +113,7 @@ TEST(DeviceFlow, ZeroDim) {
   DeviceFlow Flow;
   ASSERT_TRUE(Flow.analyze(Fs.front().getNodeAs<clang::FunctionDecl>("f"),
                            AST->getASTContext()));
-  ASSERT_EQ(Flow.sites().size(), 3u);
+  ASSERT_EQ(Flow.sites().size(), 3U);
   EXPECT_TRUE(Flow.sites()[0].Index.ZeroDim);
   EXPECT_EQ(Flow.sites()[0].Mismatch, IndexDeviceMismatch::None);
   EXPECT_FALSE(Flow.sites()[1].Index.ZeroDim);
@@ -153,8 +153,8 @@ TEST(DeviceFlow, Classification) {
 }
 
 TEST(DeviceFlow, Lattice) {
-  DeviceFact A = DeviceFact::make(DeviceFact::CPU, nullptr);
-  DeviceFact B = DeviceFact::make(DeviceFact::CUDA, nullptr);
+  const DeviceFact A = DeviceFact::make(DeviceFact::CPU, nullptr);
+  const DeviceFact B = DeviceFact::make(DeviceFact::CUDA, nullptr);
   EXPECT_EQ(join(A, A).K, DeviceFact::CPU);
   EXPECT_EQ(join(A, B).K, DeviceFact::Unknown);
   EXPECT_EQ(join(A, DeviceFact::unknown()).K, DeviceFact::Unknown);
@@ -182,7 +182,7 @@ std::vector<std::string> combines(const std::string &Code) {
   auto AST = parse(Code);
   auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
                   AST->getASTContext());
-  EXPECT_EQ(Fs.size(), 1u);
+  EXPECT_EQ(Fs.size(), 1U);
   if (Fs.empty())
     return {};
   DeviceFlow Flow;

@@ -66,7 +66,7 @@ TEST(ThirdPartyIncludes, RewritesEachSpellingOfMinusI) {
   auto Adjust = thirdPartyIncludesAdjuster(layouts());
   const std::string Torch = "/venv/lib/python3.11/site-packages/torch/include";
   const std::string Api = Torch + "/torch/csrc/api/include";
-  clang::tooling::CommandLineArguments In = {
+  const clang::tooling::CommandLineArguments In = {
       "c++",
       "-Iinclude",
       "-I" + Torch,
@@ -80,24 +80,25 @@ TEST(ThirdPartyIncludes, RewritesEachSpellingOfMinusI) {
       "include",
       "-c",
       "model.cpp"};
-  clang::tooling::CommandLineArguments Want = {"c++",
-                                               "-Iinclude",
-                                               "-isystem",
-                                               Torch,
-                                               "-isystem",
-                                               Api,
-                                               "-DX=1",
-                                               "-isystem",
-                                               "/usr/include/python3.11",
-                                               "-isystem",
-                                               "/opt/cuda/include",
-                                               "-I",
-                                               "include",
-                                               "-c",
-                                               "model.cpp"};
+  const clang::tooling::CommandLineArguments Want = {"c++",
+                                                     "-Iinclude",
+                                                     "-isystem",
+                                                     Torch,
+                                                     "-isystem",
+                                                     Api,
+                                                     "-DX=1",
+                                                     "-isystem",
+                                                     "/usr/include/python3.11",
+                                                     "-isystem",
+                                                     "/opt/cuda/include",
+                                                     "-I",
+                                                     "include",
+                                                     "-c",
+                                                     "model.cpp"};
   EXPECT_EQ(Adjust(In, "model.cpp"), Want);
   // A trailing -I with no directory is left for the compiler to reject.
-  clang::tooling::CommandLineArguments Trailing = {"c++", "-c", "a.cpp", "-I"};
+  const clang::tooling::CommandLineArguments Trailing = {"c++", "-c", "a.cpp",
+                                                         "-I"};
   EXPECT_EQ(Adjust(Trailing, "a.cpp"), Trailing);
 }
 
@@ -126,11 +127,11 @@ deleted file mode 100644
 )";
   auto Parsed = parseUnifiedDiff(Diff);
   ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
-  ASSERT_EQ(Parsed->size(), 1u);
+  ASSERT_EQ(Parsed->size(), 1U);
   const auto &Ranges = Parsed->at("src/model.cpp");
-  ASSERT_EQ(Ranges.size(), 2u);
-  EXPECT_EQ(Ranges[0], std::make_pair(11u, 12u));
-  EXPECT_EQ(Ranges[1], std::make_pair(22u, 22u));
+  ASSERT_EQ(Ranges.size(), 2U);
+  EXPECT_EQ(Ranges[0], std::make_pair(11U, 12U));
+  EXPECT_EQ(Ranges[1], std::make_pair(22U, 22U));
   EXPECT_EQ(lineFilterJSON(*Parsed),
             R"([{"lines":[[11,12],[22,22]],"name":"src/model.cpp"}])");
   EXPECT_TRUE(isChangedFile(*Parsed, "/repo/src/model.cpp"));
@@ -161,8 +162,8 @@ TEST(Shards, EveryFileInExactlyOneShard) {
   std::vector<std::string> Seen;
   for (unsigned S = 1; S <= 3; ++S) {
     auto Part = selectShard(Files, S, 3);
-    EXPECT_GE(Part.size(), 3u);
-    EXPECT_LE(Part.size(), 4u);
+    EXPECT_GE(Part.size(), 3U);
+    EXPECT_LE(Part.size(), 4U);
     Seen.insert(Seen.end(), Part.begin(), Part.end());
   }
   std::sort(Seen.begin(), Seen.end());
@@ -174,7 +175,7 @@ TEST(Shards, EveryFileInExactlyOneShard) {
 
 TEST(Sarif, RulesResultsNotesAndFixes) {
   llvm::SmallString<128> Path;
-  int FD;
+  int FD = 0;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sarif", "cpp", FD, Path));
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
@@ -208,14 +209,14 @@ TEST(Sarif, RulesResultsNotesAndFixes) {
       Log.getAsObject()->getArray("runs")->front().getAsObject();
   const auto *Rules =
       Run->getObject("tool")->getObject("driver")->getArray("rules");
-  ASSERT_EQ(Rules->size(), 2u) << Text;
+  ASSERT_EQ(Rules->size(), 2U) << Text;
   EXPECT_EQ(*(*Rules)[0].getAsObject()->getString("helpUri"),
             "https://example.org/docs/checks/unregistered-buffer.md");
   EXPECT_EQ(*(*Rules)[1].getAsObject()->getString("helpUri"),
             "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/"
             "use-after-move.html");
   const auto *Results = Run->getArray("results");
-  ASSERT_EQ(Results->size(), 3u);
+  ASSERT_EQ(Results->size(), 3U);
   const auto *R0 = (*Results)[0].getAsObject();
   EXPECT_EQ(*R0->getInteger("ruleIndex"), 0);
   EXPECT_EQ(*(*Results)[1].getAsObject()->getInteger("ruleIndex"), 1);
@@ -266,7 +267,7 @@ TEST(Sarif, EveryLibTorchCheckHasASummary) {
           << Factory.getKey().str();
     }
   }
-  EXPECT_GE(Checks, 4u);
+  EXPECT_GE(Checks, 4U);
   EXPECT_TRUE(libtorchCheckSummary("bugprone-use-after-move").empty());
 }
 } // namespace

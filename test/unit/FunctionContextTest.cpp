@@ -71,19 +71,19 @@ TEST(FunctionContext, OnePerFunctionAndTranslationUnit) {
   ASSERT_TRUE(C);
   EXPECT_EQ(C, Contexts.get(Def));
   EXPECT_EQ(C->function(), Def);
-  EXPECT_EQ(Contexts.builtCFGs(), 0u); // lazily
+  EXPECT_EQ(Contexts.builtCFGs(), 0U); // lazily
   const CFG *G = C->cfg();
   ASSERT_TRUE(G);
   EXPECT_EQ(G, C->cfg());
-  EXPECT_EQ(Contexts.builtCFGs(), 1u);
+  EXPECT_EQ(Contexts.builtCFGs(), 1U);
   // An analysis that needs a CFG takes the shared one.
   const FunctionDecl *F = function("f", Ctx);
   DeviceFlow Flow;
   EXPECT_TRUE(Flow.analyze(F, Ctx));
   EXPECT_TRUE(Contexts.get(F)->hasCFG());
-  EXPECT_EQ(Contexts.builtCFGs(), 2u);
+  EXPECT_EQ(Contexts.builtCFGs(), 2U);
   EXPECT_TRUE(Flow.analyze(F, Ctx));
-  EXPECT_EQ(Contexts.builtCFGs(), 2u);
+  EXPECT_EQ(Contexts.builtCFGs(), 2U);
 }
 
 // An analysis of one function that counts how often it is made.
@@ -105,7 +105,7 @@ TEST(FunctionContext, AnalysesMadeOncePerFunction) {
   FunctionContext *F = Contexts.get(function("f", Ctx));
   FunctionContext *D = Contexts.get(function("declared", Ctx));
   ASSERT_TRUE(F && D);
-  CountedAnalysis &A = F->analysis<CountedAnalysis>();
+  auto const &A = F->analysis<CountedAnalysis>();
   EXPECT_EQ(&A, &F->analysis<CountedAnalysis>());
   EXPECT_EQ(A.FD, F->function());
   EXPECT_EQ(CountedAnalysis::Made, 1);
@@ -128,10 +128,10 @@ TEST(FunctionContext, TranslationUnitAnalysesOnePerConfiguration) {
   ASTContext &Ctx = AST->getASTContext();
   FunctionContexts &Contexts = FunctionContexts::of(Ctx);
   ConfiguredAnalysis::Made = 0;
-  ConfiguredAnalysis &One = Contexts.analysis<ConfiguredAnalysis>(1);
+  auto const &One = Contexts.analysis<ConfiguredAnalysis>(1);
   EXPECT_EQ(&One, &Contexts.analysis<ConfiguredAnalysis>(1));
   EXPECT_EQ(ConfiguredAnalysis::Made, 1);
-  ConfiguredAnalysis &Two = Contexts.analysis<ConfiguredAnalysis>(2);
+  auto const &Two = Contexts.analysis<ConfiguredAnalysis>(2);
   EXPECT_NE(&One, &Two);
   EXPECT_EQ(Two.Config, 2);
   EXPECT_EQ(&One, &Contexts.analysis<ConfiguredAnalysis>(1));
@@ -152,11 +152,13 @@ TEST(FunctionContext, PositionsDominatorsAndParents) {
   const auto *X = first<VarDecl>(varDecl(hasName("x")), Ctx);
   const auto *Y = first<VarDecl>(varDecl(hasName("y")), Ctx);
   ASSERT_TRUE(Ret && Assign && If && X && Y);
-  CFGPoint AtRet = C->pointOf(Ret), AtAssign = C->pointOf(Assign);
+  const CFGPoint AtRet = C->pointOf(Ret);
+  const CFGPoint AtAssign = C->pointOf(Assign);
   ASSERT_TRUE(AtRet);
   ASSERT_TRUE(AtAssign);
   // `int x = a, y = 2;` is two declarations in the CFG, x's first.
-  CFGPoint AtX = C->declaredAt(X), AtY = C->declaredAt(Y);
+  const CFGPoint AtX = C->declaredAt(X);
+  const CFGPoint AtY = C->declaredAt(Y);
   ASSERT_TRUE(AtX);
   ASSERT_TRUE(AtY);
   EXPECT_EQ(AtX.Block, AtY.Block);
@@ -232,12 +234,12 @@ TEST(FunctionContext, FreedWithTheASTContext) {
     auto AST = build();
     ASTContext &Ctx = AST->getASTContext();
     FunctionContexts &Contexts = FunctionContexts::of(Ctx);
-    EXPECT_EQ(Contexts.builtCFGs(), 0u);
+    EXPECT_EQ(Contexts.builtCFGs(), 0U);
     FunctionContext *F = Contexts.get(function("f", Ctx));
     ASSERT_TRUE(F && F->cfg());
     (void)F->analysis<LiveAnalysis>();
     (void)Contexts.get(function("declared", Ctx))->analysis<LiveAnalysis>();
-    EXPECT_EQ(Contexts.builtCFGs(), 1u);
+    EXPECT_EQ(Contexts.builtCFGs(), 1U);
     EXPECT_EQ(LiveAnalysis::Alive, 2);
     AST.reset();
     EXPECT_EQ(LiveAnalysis::Alive, 0);

@@ -185,7 +185,7 @@ TEST(IndexGuards, CapturedVariablesAreNotAnalysed) {
                               forCallable(functionDecl().bind("fn")))
                          .bind("c"),
                      Ctx);
-  ASSERT_EQ(Calls.size(), 1u);
+  ASSERT_EQ(Calls.size(), 1U);
   IndexGuardAnalysis Analysis(Ctx, {});
   const auto *Call = Calls[0].getNodeAs<clang::CallExpr>("c");
   auto &Finder = Analysis.finder(Calls[0].getNodeAs<clang::FunctionDecl>("fn"));
@@ -198,10 +198,10 @@ TEST(IndexGuards, LiteralIdsAndTableRows) {
   auto &Ctx = AST->getASTContext();
   auto Tensors =
       match(callExpr(callee(functionDecl(hasName("tensor")))).bind("t"), Ctx);
-  ASSERT_EQ(Tensors.size(), 1u);
+  ASSERT_EQ(Tensors.size(), 1U);
   auto Ids = literalIds(Tensors[0].getNodeAs<clang::CallExpr>("t"), Ctx);
   ASSERT_TRUE(Ids);
-  ASSERT_EQ(Ids->size(), 3u);
+  ASSERT_EQ(Ids->size(), 3U);
   EXPECT_EQ((*Ids)[1].first, -2);
   EXPECT_EQ((*Ids)[2].first, 100);
   auto Refs = match(declRefExpr(to(varDecl(hasName("emb")))).bind("e"), Ctx);
@@ -216,7 +216,7 @@ TEST(IndexGuards, IndexVariableLooksThroughValuePreservingOps) {
   auto &Ctx = AST->getASTContext();
   auto Views = match(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasName("view")))).bind("v"), Ctx);
-  ASSERT_EQ(Views.size(), 1u);
+  ASSERT_EQ(Views.size(), 1U);
   const auto *View = Views[0].getNodeAs<clang::Expr>("v");
   auto V = indexVariable(View);
   ASSERT_TRUE(V);

@@ -85,9 +85,9 @@ std::string range(const std::string &Code) {
   if (R.External)
     Parts.push_back("external " + R.How);
   if (R.Produced)
-    Parts.push_back("produced");
+    Parts.emplace_back("produced");
   if (R.Opaque)
-    Parts.push_back("opaque");
+    Parts.emplace_back("opaque");
   std::string Out;
   for (const std::string &P : Parts)
     Out += (Out.empty() ? "" : " | ") + P;
@@ -191,7 +191,7 @@ std::string evidence(const std::string &Code,
     return "<no f or sink>";
   IndexGuardAnalysis Guards(Ctx, {});
   IndexRangeAnalysis Ranges(Ctx, Guards, NoCallerIsUnbounded);
-  IndexEvidence E = Ranges.evidence(
+  const IndexEvidence E = Ranges.evidence(
       Fs.front().getNodeAs<clang::FunctionDecl>("f"), Sink, *Site);
   static const char *const Kinds[] = {
       "none",      "constant", "negative-start",    "past-the-end",

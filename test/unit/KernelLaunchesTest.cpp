@@ -24,21 +24,21 @@ namespace {
 /// Parses \p Code as the host side of a `.cu` file, after the mock LibTorch
 /// and CUDA headers.
 std::unique_ptr<ASTUnit> parseCuda(const std::string &Code, bool Torch = true) {
-  std::string Source =
+  const std::string Source =
       std::string(Torch ? "#include <torch/torch.h>\n"
                           "#include <ATen/cuda/CUDAContext.h>\n"
                         : "#include <cuda_runtime.h>\n") +
       "__global__ void k(float *p, int n) {}\n"
       "__global__ void k2(const float *a, float *b) {}\n" +
       Code;
-  std::vector<std::string> Flags = {"-std=c++17",
-                                    "-isystem",
-                                    TORCHTIDY_MOCK_TORCH_DIR,
-                                    "-nocudainc",
-                                    "-nocudalib",
-                                    "--cuda-host-only",
-                                    "--cuda-gpu-arch=sm_80",
-                                    "-Wno-unknown-cuda-version"};
+  const std::vector<std::string> Flags = {"-std=c++17",
+                                          "-isystem",
+                                          TORCHTIDY_MOCK_TORCH_DIR,
+                                          "-nocudainc",
+                                          "-nocudalib",
+                                          "--cuda-host-only",
+                                          "--cuda-gpu-arch=sm_80",
+                                          "-Wno-unknown-cuda-version"};
   // Without LibTorch the snippet must not see the mock at all.
   auto AST = tooling::buildASTFromCodeWithArgs(
       Source, Torch ? withMockPCH("cuda", Flags) : Flags, "input.cu");
@@ -157,12 +157,12 @@ TEST(KernelLaunches, Streams) {
                        "  k<<<1, 1, 0, at::cuda::getCurrentCUDAStream()>>>("
                        "nullptr, 0);\n}\n");
   auto L = launchesIn(*AST);
-  ASSERT_EQ(L.size(), 6u);
+  ASSERT_EQ(L.size(), 6U);
   using S = KernelLaunchSite::StreamUse;
   EXPECT_EQ(L[0].Stream, S::Missing);
-  EXPECT_EQ(L[0].WrittenConfigArgs, 2u);
+  EXPECT_EQ(L[0].WrittenConfigArgs, 2U);
   EXPECT_EQ(L[1].Stream, S::Missing);
-  EXPECT_EQ(L[1].WrittenConfigArgs, 3u);
+  EXPECT_EQ(L[1].WrittenConfigArgs, 3U);
   EXPECT_EQ(L[2].Stream, S::NullConstant);
   EXPECT_EQ(L[3].Stream, S::NullConstant);
   EXPECT_EQ(L[4].Stream, S::Given);
@@ -182,7 +182,7 @@ LaunchFailure failureOf(const std::string &Body) {
   auto AST = parseCuda("void f(torch::Tensor x, int p, cudaStream_t s) {\n" +
                        Body + "\n}\n");
   auto L = launchesIn(*AST);
-  EXPECT_EQ(L.size(), 1u) << Body;
+  EXPECT_EQ(L.size(), 1U) << Body;
   return L.empty() ? LaunchFailure{} : L.front().Failure;
 }
 
@@ -197,13 +197,13 @@ TEST(KernelLaunches, EmptyGridEvidence) {
                               "const dim3 b((N + t.x - 1) / t.x, M);\n"
                               "k<<<b, t, 0, s>>>(nullptr, 0);");
   EXPECT_EQ(F.K, K::EmptyGrid);
-  EXPECT_EQ(F.Dim, 0u);
+  EXPECT_EQ(F.Dim, 0U);
   ASSERT_TRUE(F.Via);
   EXPECT_EQ(F.Via->getName(), "N");
   EXPECT_EQ(failureOf("k<<<x.size(0) / 32, 32, 0, s>>>(nullptr, 0);").K,
             K::EmptyGrid);
   EXPECT_EQ(
-      failureOf("k<<<dim3(1, x.sizes()[1]), 32, 0, s>>>(nullptr, 0);").Dim, 1u);
+      failureOf("k<<<dim3(1, x.sizes()[1]), 32, 0, s>>>(nullptr, 0);").Dim, 1U);
   // Never 0: a constant, at least one block, a size plus one, a parameter.
   EXPECT_EQ(failureOf("k<<<4, 256, 0, s>>>(nullptr, 0);").K, K::None);
   EXPECT_EQ(failureOf("int n = x.numel();\n"
@@ -238,7 +238,7 @@ TEST(KernelLaunches, EmptyGridEvidence) {
   EXPECT_EQ(failureOf("k<<<0, 256, 0, s>>>(nullptr, 0);").K, K::ZeroGrid);
   F = failureOf("k<<<1, dim3(32, 64), 0, s>>>(nullptr, 0);");
   EXPECT_EQ(F.K, K::OversizedBlock);
-  EXPECT_EQ(F.Threads, 2048u);
+  EXPECT_EQ(F.Threads, 2048U);
   EXPECT_EQ(failureOf("k<<<1, dim3(32, 32), 0, s>>>(nullptr, 0);").K, K::None);
 }
 
@@ -419,7 +419,7 @@ TEST(KernelLaunches, ShimKernelArgCheckInBothBuilds) {
   };
   for (const std::string &Macro : {Debug, Release}) {
     auto Unchecked = parseCuda(Macro + Body(false));
-    EXPECT_EQ(issuesIn(*Unchecked).size(), 1u) << Macro;
+    EXPECT_EQ(issuesIn(*Unchecked).size(), 1U) << Macro;
     auto Checked = parseCuda(Macro + Body(true));
     EXPECT_TRUE(issuesIn(*Checked).empty()) << Macro;
   }

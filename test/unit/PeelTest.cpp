@@ -71,7 +71,7 @@ TEST(Peel, TemplateArguments) {
                                    hasName("f"), isTemplateInstantiation())))
                         .bind("r"),
                     AST->getASTContext());
-  ASSERT_EQ(Rets.size(), 1u);
+  ASSERT_EQ(Rets.size(), 1U);
   const clang::Expr *E =
       Rets.front().getNodeAs<clang::ReturnStmt>("r")->getRetValue();
   EXPECT_TRUE(llvm::isa<clang::SubstNonTypeTemplateParmExpr>(

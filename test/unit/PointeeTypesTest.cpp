@@ -30,7 +30,8 @@ std::string dtypeOf(const std::string &E, const std::string &Prelude = "") {
   Parsed P = parseProbe("", Prelude + "\nauto", " = " + E);
   if (!P.Probe)
     return "no probe";
-  OptionsDtype D = dtypeOfOptions(P.Probe->getInit(), P.AST->getASTContext());
+  const OptionsDtype D =
+      dtypeOfOptions(P.Probe->getInit(), P.AST->getASTContext());
   if (D.K == OptionsDtype::Default)
     return "default";
   if (D.K == OptionsDtype::Unknown)
@@ -121,7 +122,7 @@ TEST(PointeeTypes, DtypeOfCppTypes) {
   ASSERT_TRUE(D);
   EXPECT_EQ(D->Spelling, "torch::kFloat64");
   EXPECT_EQ(D->Pretty, "float64");
-  EXPECT_EQ(D->Bytes, 8u);
+  EXPECT_EQ(D->Bytes, 8U);
   P = parseProbe("", "std::vector<float>", "{}");
   EXPECT_FALSE(dtypeOfCppType(P.Probe->getType(), P.AST->getASTContext()));
 }

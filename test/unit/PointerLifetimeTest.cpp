@@ -48,7 +48,7 @@ TEST(PointerLifetime, TemporaryKeptAndUsedLater) {
       p = mu.to(torch::kCPU).data_ptr<float>();
       use(p);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].C, DanglingPointer::Temporary);
   EXPECT_TRUE(D[0].MayAlias);
   EXPECT_EQ(D[0].Kept.K, Store::Local);
@@ -61,7 +61,7 @@ TEST(PointerLifetime, TemporaryKeptAndUsedLater) {
       const float *p = (a + b).data_ptr<float>();
       use(p);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_FALSE(D[0].MayAlias);
 
   // The view of a temporary dies with it.
@@ -71,13 +71,13 @@ TEST(PointerLifetime, TemporaryKeptAndUsedLater) {
       use(p);
     })cc")
                 .size(),
-            1u);
+            1U);
 }
 
 TEST(PointerLifetime, TemporaryStoredBeyondTheFunction) {
   auto D = dangling(R"cc(
     float *f(torch::Tensor x) { return x.contiguous().data_ptr<float>(); })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].Kept.K, Store::Returned);
   EXPECT_FALSE(D[0].Use);
 
@@ -86,7 +86,7 @@ TEST(PointerLifetime, TemporaryStoredBeyondTheFunction) {
       float *p_;
       void f(torch::Tensor x) { p_ = x.cpu().data_ptr<float>(); }
     };)cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].Kept.K, Store::Member);
 
   // In a container, a struct, a tensor made by from_blob.
@@ -96,7 +96,7 @@ TEST(PointerLifetime, TemporaryStoredBeyondTheFunction) {
       ptrs.push_back(x.clone().data_ptr<float>());
       use(ptrs[0]);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].Kept.Holder->getName(), "ptrs");
   D = dangling(R"cc(
     struct Args { float *data; int n; };
@@ -107,14 +107,14 @@ TEST(PointerLifetime, TemporaryStoredBeyondTheFunction) {
       a.n = 4;
       launch(a);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].Kept.Holder->getName(), "a");
   D = dangling(R"cc(
     void f(torch::Tensor x) {
       auto t = torch::from_blob(x.contiguous().data_ptr<float>(), {4});
       take(t);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_TRUE(D[0].Kept.Through);
 }
 
@@ -157,7 +157,7 @@ TEST(PointerLifetime, NamedTensorOutOfScopeOrReassigned) {
       }
       use(p);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].C, DanglingPointer::OutOfScope);
   EXPECT_EQ(D[0].Tensor->getName(), "t");
   EXPECT_TRUE(D[0].Kill);
@@ -169,7 +169,7 @@ TEST(PointerLifetime, NamedTensorOutOfScopeOrReassigned) {
       t = torch::zeros({3});
       use(p);
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].C, DanglingPointer::Reassigned);
 
   // Returned: the tensor dies with the function.
@@ -178,7 +178,7 @@ TEST(PointerLifetime, NamedTensorOutOfScopeOrReassigned) {
       torch::Tensor t = x.clone();
       return t.data_ptr<float>();
     })cc");
-  ASSERT_EQ(D.size(), 1u);
+  ASSERT_EQ(D.size(), 1U);
   EXPECT_EQ(D[0].Kept.K, Store::Returned);
 }
 
@@ -239,7 +239,7 @@ TEST(PointerLifetime, BlobEscapes) {
       std::vector<float> v(4);
       return torch::from_blob(v.data(), {4});
     })cc");
-  ASSERT_EQ(E.size(), 1u);
+  ASSERT_EQ(E.size(), 1U);
   EXPECT_EQ(E[0].Kept.K, Store::Returned);
   EXPECT_EQ(E[0].Buffer.Owner->getName(), "v");
 
@@ -250,9 +250,9 @@ TEST(PointerLifetime, BlobEscapes) {
       auto t = torch::from_blob(a, {4}).to(d);
       return t;
     })cc");
-  ASSERT_EQ(E.size(), 1u);
+  ASSERT_EQ(E.size(), 1U);
   EXPECT_TRUE(E[0].Kept.MayAliasOp);
-  ASSERT_EQ(E[0].Via.size(), 1u);
+  ASSERT_EQ(E[0].Via.size(), 1U);
   EXPECT_EQ(E[0].Via[0]->getName(), "t");
 
   // Into a member, the module, an Example, a container that is returned.
@@ -262,21 +262,21 @@ TEST(PointerLifetime, BlobEscapes) {
       void f() { double d = 1; t_ = torch::from_blob(&d, {1}, torch::kDouble); }
     };)cc")
                 .size(),
-            1u);
+            1U);
   EXPECT_EQ(escapes(R"cc(
     struct M : torch::nn::Module {
       torch::Tensor b_;
       void f(std::vector<float> v) { b_ = register_buffer("b", torch::from_blob(v.data(), {2})); }
     };)cc")
                 .size(),
-            1u);
+            1U);
   EXPECT_EQ(escapes(R"cc(
     torch::data::Example<> f(torch::Tensor label) {
       std::vector<float> v(4);
       return {torch::from_blob(v.data(), {4}), label};
     })cc")
                 .size(),
-            1u);
+            1U);
   EXPECT_EQ(escapes(R"cc(
     std::vector<torch::Tensor> f() {
       std::vector<torch::Tensor> out;
@@ -285,7 +285,7 @@ TEST(PointerLifetime, BlobEscapes) {
       return out;
     })cc")
                 .size(),
-            1u);
+            1U);
 
   // Used after the buffer's scope ended, or after delete[].
   E = escapes(R"cc(
@@ -297,7 +297,7 @@ TEST(PointerLifetime, BlobEscapes) {
       }
       take(t);
     })cc");
-  ASSERT_EQ(E.size(), 1u);
+  ASSERT_EQ(E.size(), 1U);
   EXPECT_TRUE(E[0].Use);
   EXPECT_TRUE(E[0].Freed);
   E = escapes(R"cc(
@@ -307,7 +307,7 @@ TEST(PointerLifetime, BlobEscapes) {
       delete[] buf;
       take(t);
     })cc");
-  ASSERT_EQ(E.size(), 1u);
+  ASSERT_EQ(E.size(), 1U);
   EXPECT_TRUE(E[0].Freed);
 }
 

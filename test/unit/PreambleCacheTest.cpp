@@ -19,7 +19,7 @@ std::string names(const LeadingIncludes &L) {
 }
 
 TEST(PreambleScan, ReadsIncludesThroughCommentsAndBlankLines) {
-  LeadingIncludes L = scanLeadingIncludes(R"(// Copyright
+  const LeadingIncludes L = scanLeadingIncludes(R"(// Copyright
 /* a block
    comment */
 #include <torch/torch.h>
@@ -58,14 +58,15 @@ TEST(PreambleScan, StopsAtTheFirstMacroConditionalOrContinuation) {
 }
 
 TEST(PreambleScan, HeaderWithGuardOrPragmaOnceIsReadThrough) {
-  LeadingIncludes Guarded = scanLeadingIncludes(
+  const LeadingIncludes Guarded = scanLeadingIncludes(
       "#ifndef M_H\n#define M_H\n#include <a>\n#include <b>\n#endif // M_H\n");
   EXPECT_EQ(names(Guarded), "<a> <b> ");
   EXPECT_TRUE(Guarded.Complete);
-  LeadingIncludes Once = scanLeadingIncludes("#pragma once\n#include <a>\n");
+  const LeadingIncludes Once =
+      scanLeadingIncludes("#pragma once\n#include <a>\n");
   EXPECT_TRUE(Once.Complete);
   // A guard with code inside ends the preamble at the code.
-  LeadingIncludes Code = scanLeadingIncludes(
+  const LeadingIncludes Code = scanLeadingIncludes(
       "#ifndef M_H\n#define M_H\n#include <a>\nstruct S;\n#endif\n");
   EXPECT_EQ(names(Code), "<a> ");
   EXPECT_FALSE(Code.Complete);
@@ -121,10 +122,10 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   std::optional<PreambleManifest> Back = PreambleManifest::parse(M.serialize());
   ASSERT_TRUE(Back);
   EXPECT_EQ(Back->Status, PreambleManifest::Usable);
-  ASSERT_EQ(Back->Inputs.size(), 2u);
+  ASSERT_EQ(Back->Inputs.size(), 2U);
   EXPECT_EQ(Back->Inputs[0].Path, "/usr/include/a b.h");
   EXPECT_EQ(Back->Inputs[0].MTime, 1700000000123456789);
-  EXPECT_EQ(Back->Inputs[1].Size, 99u);
+  EXPECT_EQ(Back->Inputs[1].Size, 99U);
   EXPECT_FALSE(PreambleManifest::parse(""));
   EXPECT_FALSE(
       PreambleManifest::parse("torch-tidy-preamble 2\nstatus maybe\n"));
@@ -139,7 +140,7 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
 }
 
 TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
+  const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> FS(
       new llvm::vfs::InMemoryFileSystem);
   FS->addFile("/h/a.h", 100, llvm::MemoryBuffer::getMemBuffer("int a;"));
   FS->addFile("/h/b.h", 100, llvm::MemoryBuffer::getMemBuffer("int b;"));
@@ -163,14 +164,15 @@ TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {
 }
 
 TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
-  std::vector<std::string> Flags = {"clang++", "-std=c++17", "-isystem", "/t"};
+  const std::vector<std::string> Flags = {"clang++", "-std=c++17", "-isystem",
+                                          "/t"};
   const std::string K = PreambleCache::key(Flags, "/w", "#include <a>\n");
-  EXPECT_EQ(K.size(), 40u);
+  EXPECT_EQ(K.size(), 40U);
   EXPECT_EQ(K, PreambleCache::key(Flags, "/w", "#include <a>\n"));
   EXPECT_NE(K, PreambleCache::key(Flags, "/w2", "#include <a>\n"));
   EXPECT_NE(K, PreambleCache::key(Flags, "/w", "#include <b>\n"));
   std::vector<std::string> More = Flags;
-  More.push_back("-DX");
+  More.emplace_back("-DX");
   EXPECT_NE(K, PreambleCache::key(More, "/w", "#include <a>\n"));
   // Argument boundaries count: "-I" "x" is not "-Ix".
   EXPECT_NE(PreambleCache::key({"-I", "x"}, "/w", ""),

@@ -37,7 +37,7 @@ torch::Tensor configurable(torch::Tensor t, torch::Device d) { return t.to(d); }
 
 TEST(ProjectSummaries, SummarisesFunctionsWithExternalLinkage) {
   auto AST = parse(Unit);
-  TranslationUnitSummary S =
+  const TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
   // gpu does CUDA work on line 5 (parse puts the #include on line 1).
   const FunctionSummary *Gpu = find(S, "gpu");
@@ -86,7 +86,7 @@ TEST(ProjectSummaries, CodeThatDoesNotCompileSaysNothing) {
       "input.cpp");
   ASSERT_TRUE(AST);
   ASSERT_TRUE(AST->getDiagnostics().hasUncompilableErrorOccurred());
-  TranslationUnitSummary S =
+  const TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
   EXPECT_TRUE(S.Functions.empty());
 }
@@ -132,7 +132,7 @@ std::vector<bool> flags(const std::string &s) {
 )cpp");
   ProjectSummaries::instance().clear();
   ProjectSummaries::instance().disable();
-  TranslationUnitSummary S =
+  const TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
   // A vector filled from a stream, a tensor of parsed values, and a tensor
   // of what a helper of the unit parses (lines: the #include is line 1).
@@ -206,7 +206,7 @@ torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
 )cpp");
   ProjectSummaries::instance().clear();
   ProjectSummaries::instance().disable();
-  TranslationUnitSummary S =
+  const TranslationUnitSummary S =
       summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
   const FunctionSummary *Lookup = find(S, "Table::lookup");
   ASSERT_TRUE(Lookup);
@@ -435,7 +435,7 @@ TEST(ProjectSummaries, TheProjectFileLeavesOutStaleSummaries) {
   G.CudaWork->At.File = B;
   F.CudaWork = G.CudaWork;
   F.CudaWork->Via = {{"f", "g", {A, 1, 12}}};
-  std::map<std::string, FunctionSummary> Linked{
+  const std::map<std::string, FunctionSummary> Linked{
       {"f", F}, {"g", G}, {"h", fn("h", {"g"})}};
   ProjectSummariesFile File = projectSummariesFile(Linked);
   // Only what says something; every file it names hashed.

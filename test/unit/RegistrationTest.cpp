@@ -51,7 +51,7 @@ TEST(Registration, AssignedFromRegisterCalls) {
   EXPECT_TRUE((*A)["b"].Registered);
   EXPECT_TRUE((*A)["fc"].Registered);
   EXPECT_FALSE((*A)["plain"].Registered);
-  ASSERT_EQ((*A)["plain"].Writes.size(), 1u);
+  ASSERT_EQ((*A)["plain"].Writes.size(), 1U);
   EXPECT_TRUE((*A)["plain"].Writes[0].IsTopLevelAssignment);
   EXPECT_EQ((*A)["plain"].Writes[0].How, MemberWrite::Assignment);
 }
@@ -105,7 +105,7 @@ TEST(Registration, ContainersFilledOrIterated) {
   EXPECT_TRUE((*A)["iterated"].Registered);
   EXPECT_TRUE((*A)["indexed"].Registered);
   EXPECT_FALSE((*A)["loose"].Registered);
-  ASSERT_EQ((*A)["loose"].Writes.size(), 1u);
+  ASSERT_EQ((*A)["loose"].Writes.size(), 1U);
   EXPECT_EQ((*A)["loose"].Writes[0].How, MemberWrite::ContainerFill);
 }
 
@@ -154,9 +154,9 @@ TEST(Registration, NullHoldersAndDefaultInitialisers) {
     };
   )cpp");
   ASSERT_TRUE(A->Complete);
-  ASSERT_EQ((*A)["empty"].Writes.size(), 1u);
+  ASSERT_EQ((*A)["empty"].Writes.size(), 1U);
   EXPECT_TRUE((*A)["empty"].Writes[0].IsNull);
-  ASSERT_EQ((*A)["init"].Writes.size(), 1u);
+  ASSERT_EQ((*A)["init"].Writes.size(), 1U);
   EXPECT_EQ((*A)["init"].Writes[0].How, MemberWrite::DefaultMemberInit);
   EXPECT_FALSE((*A)["init"].Registered);
   EXPECT_TRUE((*A)["reg"].Registered);
@@ -194,7 +194,7 @@ TEST(Registration, RecognisesRegistrationExpressions) {
       match(cxxMethodDecl(hasName("f"),
                           hasBody(compoundStmt(forEach(expr().bind("e"))))),
             AST->getASTContext());
-  ASSERT_EQ(Calls.size(), 3u);
+  ASSERT_EQ(Calls.size(), 3U);
   EXPECT_TRUE(isRegistrationExpr(Calls[0].getNodeAs<clang::Expr>("e")));
   EXPECT_TRUE(isRegistrationExpr(Calls[1].getNodeAs<clang::Expr>("e")));
   EXPECT_FALSE(isRegistrationExpr(Calls[2].getNodeAs<clang::Expr>("e")));

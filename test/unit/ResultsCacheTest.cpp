@@ -41,7 +41,7 @@ private:
 };
 
 void setTime(const std::string &Path, std::chrono::system_clock::time_point T) {
-  int FD;
+  int FD = 0;
   ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
       Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
   ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(FD, T));
@@ -71,7 +71,7 @@ ClangTidyError sampleError() {
   E.Notes.emplace_back("'w' is declared here");
   E.Notes.back().FilePath = "/src/model.h";
   E.Notes.back().FileOffset = 7;
-  E.EnabledDiagnosticAliases.push_back("libtorch-alias");
+  E.EnabledDiagnosticAliases.emplace_back("libtorch-alias");
   return E;
 }
 
@@ -95,7 +95,7 @@ TEST(ResultsCache, DiagnosticsRoundTripThroughJSONExactly) {
   ASSERT_TRUE(bool(Parsed));
   CachedRun Back;
   ASSERT_TRUE(fromJSON(*Parsed, Back));
-  ASSERT_EQ(Back.Errors.size(), 1u);
+  ASSERT_EQ(Back.Errors.size(), 1U);
   const ClangTidyError &A = Run.Errors[0], &B = Back.Errors[0];
   EXPECT_EQ(B.DiagnosticName, A.DiagnosticName);
   EXPECT_EQ(B.DiagLevel, A.DiagLevel);
@@ -103,15 +103,15 @@ TEST(ResultsCache, DiagnosticsRoundTripThroughJSONExactly) {
   EXPECT_TRUE(B.IsWarningAsError);
   EXPECT_EQ(B.EnabledDiagnosticAliases, A.EnabledDiagnosticAliases);
   EXPECT_EQ(B.Message.Message, A.Message.Message);
-  EXPECT_EQ(B.Message.FileOffset, 42u);
-  ASSERT_EQ(B.Message.Ranges.size(), 1u);
-  EXPECT_EQ(B.Message.Ranges[0].Length, 3u);
+  EXPECT_EQ(B.Message.FileOffset, 42U);
+  ASSERT_EQ(B.Message.Ranges.size(), 1U);
+  EXPECT_EQ(B.Message.Ranges[0].Length, 3U);
   EXPECT_EQ(fixOrder(B), fixOrder(A));
   EXPECT_TRUE(B.Message.Fix == A.Message.Fix);
-  ASSERT_EQ(B.Notes.size(), 1u);
+  ASSERT_EQ(B.Notes.size(), 1U);
   EXPECT_EQ(B.Notes[0].FilePath, "/src/model.h");
   EXPECT_EQ(Back.Stats.ErrorsIgnoredNOLINT, 2u);
-  EXPECT_EQ(Back.Stats.ErrorsIgnoredNonUserCode, 3u);
+  EXPECT_EQ(Back.Stats.ErrorsIgnoredNonUserCode, 3U);
   EXPECT_EQ(Back.FrontendOutput, Run.FrontendOutput);
   // Anything else is refused, not half read.
   CachedRun Bad;
@@ -130,7 +130,7 @@ TEST(ResultsCache, KeyPartsAreHashedApartAndInOrder) {
   EXPECT_EQ(A.hash(), C.hash());
   C.add("the line filter", {});
   EXPECT_NE(A.hash(), C.hash());
-  ASSERT_EQ(C.parts().size(), 2u);
+  ASSERT_EQ(C.parts().size(), 2U);
   EXPECT_EQ(C.parts()[1].first, "the line filter");
 }
 
@@ -143,7 +143,7 @@ CacheKey keyWith(llvm::StringRef Flags, llvm::StringRef Checks = "-*,lib*") {
 }
 
 TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
-  ScratchDir D;
+  const ScratchDir D;
   D.write("a.cpp", "#include \"m.h\"\n");
   D.write("m.h", "struct M {};\n");
   D.write("sys.h", "int s;\n");
@@ -153,7 +153,7 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
   Run.Errors.push_back(sampleError());
   Run.FrontendOutput = "1 warning generated.\n";
   const CacheKey Key = keyWith("-std=c++17");
-  std::vector<FileStamp> Inputs = {
+  const std::vector<FileStamp> Inputs = {
       {D.file("a.cpp")},
       {D.file("m.h")},
       {D.file("sys.h"), 0, 0, "", /*System=*/true}};
@@ -161,17 +161,17 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
 
   ResultsCache::Lookup L = Cache.lookup(Key, D.file("a.cpp"));
   ASSERT_TRUE(L.Run) << L.Why;
-  EXPECT_EQ(L.Run->Errors.size(), 1u);
+  EXPECT_EQ(L.Run->Errors.size(), 1U);
   EXPECT_EQ(L.Run->FrontendOutput, Run.FrontendOutput);
-  EXPECT_EQ(L.Retimed, 0u);
+  EXPECT_EQ(L.Retimed, 0U);
 
   // A new time, the same content: a hit, and the entry takes the time.
   setTime(D.file("m.h"),
           std::chrono::system_clock::now() - std::chrono::hours(1));
   L = Cache.lookup(Key, D.file("a.cpp"));
   ASSERT_TRUE(L.Run) << L.Why;
-  EXPECT_EQ(L.Retimed, 1u);
-  EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0u);
+  EXPECT_EQ(L.Retimed, 1U);
+  EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0U);
 
   // A time too recent to vouch for the content (the file may be written
   // again within the same tick): a hit by the hash, the time not recorded,
@@ -181,15 +181,15 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
   for (int Run = 0; Run < 2; ++Run) {
     L = Cache.lookup(Key, D.file("a.cpp"));
     ASSERT_TRUE(L.Run) << L.Why;
-    EXPECT_EQ(L.Retimed, 1u);
-    EXPECT_EQ(L.Unrecorded, 1u);
+    EXPECT_EQ(L.Retimed, 1U);
+    EXPECT_EQ(L.Unrecorded, 1U);
   }
   setTime(D.file("m.h"),
           std::chrono::system_clock::now() - std::chrono::minutes(30));
   L = Cache.lookup(Key, D.file("a.cpp"));
-  EXPECT_EQ(L.Retimed, 1u);
-  EXPECT_EQ(L.Unrecorded, 0u);
-  EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0u);
+  EXPECT_EQ(L.Retimed, 1U);
+  EXPECT_EQ(L.Unrecorded, 0U);
+  EXPECT_EQ(Cache.lookup(Key, D.file("a.cpp")).Retimed, 0U);
 
   // Another key: a miss that names the part that changed.
   L = Cache.lookup(keyWith("-std=c++20"), D.file("a.cpp"));
@@ -221,7 +221,7 @@ TEST(ResultsCache, HitsOnlyWhileEveryInputIsUnchanged) {
 }
 
 TEST(ResultsCache, SystemInputsAreStoredOnceForAllEntries) {
-  ScratchDir D;
+  const ScratchDir D;
   D.write("a.cpp", "a");
   D.write("b.cpp", "b");
   D.write("sys.h", "int s;\n");
@@ -234,19 +234,19 @@ TEST(ResultsCache, SystemInputsAreStoredOnceForAllEntries) {
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Cache.resultsDir(), EC), End;
        It != End && !EC; It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    const llvm::StringRef Name = llvm::sys::path::filename(It->path());
     Lists += Name.starts_with("inputs-");
     Entries += Name.ends_with(".json");
   }
-  EXPECT_EQ(Lists, 1u);
-  EXPECT_EQ(Entries, 2u);
+  EXPECT_EQ(Lists, 1U);
+  EXPECT_EQ(Entries, 2U);
 }
 
 TEST(CacheDirectory, ParsesSizes) {
   EXPECT_EQ(parseCacheSize("2G"), uint64_t(2) << 30);
   EXPECT_EQ(parseCacheSize("500M"), uint64_t(500) << 20);
   EXPECT_EQ(parseCacheSize("64k"), uint64_t(64) << 10);
-  EXPECT_EQ(parseCacheSize("1234"), 1234u);
+  EXPECT_EQ(parseCacheSize("1234"), 1234U);
   EXPECT_FALSE(parseCacheSize(""));
   EXPECT_FALSE(parseCacheSize("G"));
   EXPECT_FALSE(parseCacheSize("lots"));
@@ -255,7 +255,7 @@ TEST(CacheDirectory, ParsesSizes) {
 }
 
 TEST(CacheDirectory, EvictsLeastRecentlyUsedFirstAndKeepsPreamblesInUse) {
-  ScratchDir D;
+  const ScratchDir D;
   ASSERT_FALSE(llvm::sys::fs::create_directories(D.file("results")));
   const std::string Blob(1000, 'x');
   const auto Now = std::chrono::system_clock::now();
@@ -276,21 +276,21 @@ TEST(CacheDirectory, EvictsLeastRecentlyUsedFirstAndKeepsPreamblesInUse) {
   // 9000 bytes; room for 4500: the old preamble (3000) and the two oldest
   // results go, the newest results stay, and the preamble in use stays
   // although the oldest of all would be next.
-  EvictionResult R = evictLeastRecentlyUsed(D.file(""), 4500);
-  EXPECT_EQ(R.BytesBefore, 9000u);
+  const EvictionResult R = evictLeastRecentlyUsed(D.file(""), 4500);
+  EXPECT_EQ(R.BytesBefore, 9000U);
   EXPECT_FALSE(llvm::sys::fs::exists(D.file("aaaa.pch")));
   EXPECT_FALSE(llvm::sys::fs::exists(D.file("aaaa.manifest")));
   EXPECT_FALSE(llvm::sys::fs::exists(D.file("results/old.json")));
   EXPECT_FALSE(llvm::sys::fs::exists(D.file("results/mid.json")));
   EXPECT_TRUE(llvm::sys::fs::exists(D.file("results/new.json")));
   EXPECT_TRUE(llvm::sys::fs::exists(D.file("bbbb.pch")));
-  EXPECT_EQ(R.BytesAfter, 4000u);
+  EXPECT_EQ(R.BytesAfter, 4000U);
   // Under the limit: nothing goes.
-  EXPECT_EQ(evictLeastRecentlyUsed(D.file(""), 1u << 20).EntriesRemoved, 0u);
+  EXPECT_EQ(evictLeastRecentlyUsed(D.file(""), 1U << 20).EntriesRemoved, 0U);
   // Past the grace, the preamble goes too.
   EXPECT_EQ(
       evictLeastRecentlyUsed(D.file(""), 0, std::chrono::seconds(0)).BytesAfter,
-      0u);
+      0U);
 }
 
 TEST(RunSummary, SaysFilesFindingsTimeAndCacheHits) {
@@ -317,7 +317,7 @@ TEST(RunSummary, SaysFilesFindingsTimeAndCacheHits) {
 }
 
 TEST(RunSummary, WorkerReportsAddUp) {
-  ScratchDir D;
+  const ScratchDir D;
   FastRunSummary Hit, Miss;
   Hit.ResultsHits = 1;
   Miss.ResultsMisses = 1;
@@ -327,8 +327,8 @@ TEST(RunSummary, WorkerReportsAddUp) {
   readWorkerReport(D.file("1.report"), S);
   readWorkerReport(D.file("2.report"), S);
   readWorkerReport(D.file("missing.report"), S); // a worker that crashed
-  EXPECT_EQ(S.ResultsHits, 1u);
-  EXPECT_EQ(S.ResultsMisses, 1u);
+  EXPECT_EQ(S.ResultsHits, 1U);
+  EXPECT_EQ(S.ResultsMisses, 1U);
 }
 
 } // namespace

@@ -35,7 +35,7 @@ Probe probe(const std::string &E, const std::string &Prelude = "") {
 }
 
 StorageStep::Kind step(const std::string &E, const std::string &Prelude = "") {
-  Probe P = probe(E, Prelude);
+  const Probe P = probe(E, Prelude);
   return P.E ? storageStep(P.E).K : StorageStep::Unknown;
 }
 
@@ -75,18 +75,18 @@ TEST(TensorStorage, StepsFromTheTable) {
 }
 
 TEST(TensorStorage, ViewsAndMovesNameTheirInput) {
-  Probe P = probe("x.view({-1}).contiguous()");
-  StorageStep S = storageStep(P.E);
+  const Probe P = probe("x.view({-1}).contiguous()");
+  const StorageStep S = storageStep(P.E);
   ASSERT_EQ(S.K, StorageStep::MayAlias);
   EXPECT_EQ(S.OpName, "contiguous");
-  StorageStep Under = storageStep(S.Input);
+  const StorageStep Under = storageStep(S.Input);
   EXPECT_EQ(Under.K, StorageStep::View);
   EXPECT_EQ(storageStep(Under.Input).K, StorageStep::Named);
   EXPECT_EQ(storageStep(Under.Input).Decl->getName(), "x");
 }
 
 bool isRaw(const std::string &E) {
-  Probe P = probe(E);
+  const Probe P = probe(E);
   const auto *Call =
       P.E ? llvm::dyn_cast<clang::CallExpr>(peelValue(P.E)) : nullptr;
   return Call && rawDataObject(Call);

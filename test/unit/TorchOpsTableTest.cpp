@@ -39,7 +39,7 @@ namespace {
 std::vector<std::string> torchIncludes() {
   if (const char *Prefix = std::getenv("TORCHTIDY_TABLE_LIBTORCH_PREFIX")) {
     if (*Prefix) {
-      std::string Root = std::string(Prefix) + "/usr/include";
+      const std::string Root = std::string(Prefix) + "/usr/include";
       return {Root, Root + "/torch/csrc/api/include"};
     }
   }
@@ -110,7 +110,7 @@ protected:
   /// false (and \p Out left null) when it does not parse.
   static bool parseInto(llvm::StringRef Code, std::vector<std::string> Args,
                         llvm::StringRef Name, ASTUnit *&Unit, Declared *&Out) {
-    Args.push_back("-w");
+    Args.emplace_back("-w");
     Unit = tooling::buildASTFromCodeWithArgs(Code, Args, Name).release();
     if (!Unit || Unit->getDiagnostics().hasErrorOccurred())
       return false;
@@ -120,7 +120,7 @@ protected:
     return true;
   }
   static void SetUpTestSuite() {
-    std::string Header = TorchApiInclude + "/torch/torch.h";
+    const std::string Header = TorchApiInclude + "/torch/torch.h";
     std::vector<std::string> Args = {"-std=c++17"};
     for (const std::string &A : systemIncludes(TorchIncludes))
       Args.push_back(A);
@@ -130,7 +130,7 @@ protected:
                    Args, "table.cpp", AST, Decls))
       return;
     Version = releaseOf(*AST);
-    std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
+    const std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
     if (!llvm::sys::fs::exists(Cuda) ||
         !parseInto("#include <cuda_runtime_api.h>\n",
                    {"-std=c++17", "-isystem", CudaInclude}, "cuda.cpp", CudaAST,
@@ -183,8 +183,8 @@ protected:
                  ? std::string(T.getLiteralData(), T.getLength())
                  : "";
     };
-    std::string Major = Value("TORCH_VERSION_MAJOR");
-    std::string Minor = Value("TORCH_VERSION_MINOR");
+    const std::string Major = Value("TORCH_VERSION_MAJOR");
+    const std::string Minor = Value("TORCH_VERSION_MINOR");
     return Major.empty() || Minor.empty() ? "" : Major + "." + Minor;
   }
 
@@ -258,7 +258,7 @@ TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
     // in <torch/torch.h> (checked below).
     if (isCudaRow(Row))
       continue;
-    for (unsigned Form : EachForm)
+    for (const unsigned Form : EachForm)
       if ((Row.Forms & Form) && inRelease(Row))
         EXPECT_FALSE(functions(Form, Row.Name).empty())
             << Row.Name.str() << " has no " << formName(Form)
@@ -271,7 +271,7 @@ TEST_F(TorchOpsTable, EveryOpExistsInEachOfItsForms) {
 TEST_F(TorchOpsTable, EveryNamedOpExistsInEachOfItsForms) {
   for (unsigned I = 0; I < namedOpRows().size(); ++I) {
     const NamedOpRow &Row = namedOpRows()[I];
-    for (unsigned Form : EachForm) {
+    for (const unsigned Form : EachForm) {
       if (!(Row.Forms & Form))
         continue;
       const std::vector<const FunctionDecl *> &Found =
@@ -296,7 +296,7 @@ TEST_F(TorchOpsTable, EveryCudaRuntimeOpExists) {
     EXPECT_TRUE(CudaDecls->Functions[op::Global].count(Row.Name))
         << Row.Name.str() << " is not declared by cuda_runtime_api.h";
   }
-  EXPECT_GT(Rows, 0u);
+  EXPECT_GT(Rows, 0U);
 }
 
 // The c10::cuda rows: functions (Aten) and classes (Class) of LibTorch's
@@ -328,7 +328,7 @@ TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
     EXPECT_TRUE(Found) << Row.Name.str()
                        << " is not declared in c10::cuda by c10/cuda/";
   }
-  EXPECT_GT(Rows, 0u);
+  EXPECT_GT(Rows, 0U);
 }
 
 // The classes the analyses test types against (TORCHTIDY_CLASS): isClass
@@ -360,9 +360,10 @@ TEST_F(TorchOpsTable, EveryClassIsDeclaredWhereItsRowSays) {
     if (!In)
       continue;
     ++Checked;
-    bool Found = llvm::any_of(In->Tags.lookup(Row.Name), [&](const TagDecl *D) {
-      return isClass(D, static_cast<KnownClass>(I));
-    });
+    const bool Found =
+        llvm::any_of(In->Tags.lookup(Row.Name), [&](const TagDecl *D) {
+          return isClass(D, static_cast<KnownClass>(I));
+        });
     EXPECT_TRUE(Found) << Row.Name.str() << " is not declared in "
                        << (Row.Scope.empty() ? "the global namespace"
                                              : Row.Scope.str())
@@ -390,14 +391,14 @@ TEST_F(TorchOpsTable, OpsOutsideTheirReleasesAreNotDeclared) {
     ++Ranged;
     if (inRelease(Row))
       continue;
-    for (unsigned Form : EachForm)
+    for (const unsigned Form : EachForm)
       if (Row.Forms & Form)
         EXPECT_TRUE(functions(Form, Row.Name).empty())
             << Row.Name.str() << " (since '" << Row.Since.str() << "', until '"
             << Row.Until.str() << "') is declared by LibTorch " << Version
             << ": widen its range";
   }
-  EXPECT_GT(Ranged, 0u);
+  EXPECT_GT(Ranged, 0U);
 }
 
 TEST_F(TorchOpsTable, TheReleaseIsKnown) {
@@ -410,7 +411,7 @@ TEST_F(TorchOpsTable, TheReleaseIsKnown) {
 
 TEST_F(TorchOpsTable, EverySinkReadsTheParametersItNames) {
   for (const IndexSinkRow &Row : indexSinkRows()) {
-    for (unsigned Form : EachForm) {
+    for (const unsigned Form : EachForm) {
       if (!(Row.Forms & Form))
         continue;
       const auto &Candidates = functions(Form, Row.Name);
@@ -441,7 +442,7 @@ TEST_F(TorchOpsTable, EverySinkReadsTheParametersItNames) {
 
 TEST_F(TorchOpsTable, EveryModuleExists) {
   for (const ModuleRow &Row : moduleRows()) {
-    std::string Impl = (Row.Name + "Impl").str();
+    const std::string Impl = (Row.Name + "Impl").str();
     bool Found = false;
     for (const CXXRecordDecl *RD : Decls->Classes.lookup(Impl))
       if (hasQualifiedName(RD, Impl, {"torch", "nn"}) &&
@@ -468,9 +469,9 @@ TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
         const auto *MD = dyn_cast<CXXMethodDecl>(ND);
         if (!MD)
           continue;
-        std::string Name = MD->getOverloadedOperator() == OO_Call
-                               ? "operator()"
-                               : MD->getNameAsString();
+        const std::string Name = MD->getOverloadedOperator() == OO_Call
+                                     ? "operator()"
+                                     : MD->getNameAsString();
         if (Name == Row.Method)
           Found = true;
       }
@@ -488,17 +489,17 @@ TEST(TorchOpsLookup, FactsFollowTheRows) {
         << Row.Name.str();
   EXPECT_TRUE(hasOpFact("argsort", op::Method, op::IndexProducer));
   EXPECT_FALSE(hasOpFact("argsort", op::Std, op::IndexProducer));
-  EXPECT_FALSE(hasOpFact("no_such_op", op::Method | op::Aten, ~0ull));
+  EXPECT_FALSE(hasOpFact("no_such_op", op::Method | op::Aten, ~0ULL));
   EXPECT_TRUE(hasOpFact("clone", op::Method, op::KeepsShape));
   EXPECT_FALSE(hasOpFact("clone", op::Aten, op::MovesToCuda));
   const IndexSinkRow *F = findIndexSink("embedding", op::Functional);
   ASSERT_TRUE(F);
-  EXPECT_EQ(F->IndexArg, 0u);
-  EXPECT_EQ(F->SourceArg, 1u);
+  EXPECT_EQ(F->IndexArg, 0U);
+  EXPECT_EQ(F->SourceArg, 1U);
   const IndexSinkRow *A = findIndexSink("embedding", op::Aten);
   ASSERT_TRUE(A);
-  EXPECT_EQ(A->IndexArg, 1u);
-  EXPECT_EQ(A->SourceArg, 0u);
+  EXPECT_EQ(A->IndexArg, 1U);
+  EXPECT_EQ(A->SourceArg, 0U);
   EXPECT_EQ(findIndexSink("embedding", op::Method), nullptr);
 }
 

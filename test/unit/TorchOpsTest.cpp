@@ -99,7 +99,7 @@ TEST(TorchOps, OtherCallsAreNotIndexOps) {
   auto Calls =
       match(functionDecl(hasName("g"), forEachDescendant(callExpr().bind("c"))),
             AST->getASTContext());
-  ASSERT_EQ(Calls.size(), 2u);
+  ASSERT_EQ(Calls.size(), 2U);
   for (const auto &M : Calls)
     EXPECT_FALSE(matchIndexOp(M.getNodeAs<clang::CallExpr>("c")));
 }

@@ -43,7 +43,7 @@ TEST(TorchTypes, TensorUnderAnyAlias) {
   const auto *RD = findClass(*AST, "NetImpl");
   ASSERT_TRUE(RD);
   for (const char *Name : {"a", "b", "c"}) {
-    MemberClass C = classOf(RD, Name);
+    const MemberClass C = classOf(RD, Name);
     EXPECT_EQ(C.K, MemberClass::Tensor) << Name;
     EXPECT_FALSE(C.InContainer || C.IsOptional) << Name;
   }
@@ -55,11 +55,11 @@ TEST(TorchTypes, OptionalAndContainersOfTensors) {
   auto AST = parse(Members);
   const auto *RD = findClass(*AST, "NetImpl");
   ASSERT_TRUE(RD);
-  MemberClass D = classOf(RD, "d");
+  const MemberClass D = classOf(RD, "d");
   EXPECT_EQ(D.K, MemberClass::Tensor);
   EXPECT_TRUE(D.IsOptional);
   for (const char *Name : {"e", "f"}) {
-    MemberClass C = classOf(RD, Name);
+    const MemberClass C = classOf(RD, Name);
     EXPECT_EQ(C.K, MemberClass::Tensor) << Name;
     EXPECT_TRUE(C.InContainer) << Name;
   }
@@ -69,21 +69,21 @@ TEST(TorchTypes, Submodules) {
   auto AST = parse(Members);
   const auto *RD = findClass(*AST, "NetImpl");
   ASSERT_TRUE(RD);
-  MemberClass G = classOf(RD, "g");
+  const MemberClass G = classOf(RD, "g");
   EXPECT_EQ(G.K, MemberClass::Submodule);
   ASSERT_TRUE(G.Module);
   EXPECT_EQ(G.Module->getName(), "LinearImpl");
   EXPECT_FALSE(G.IsSharedPtr);
 
-  MemberClass H = classOf(RD, "h");
+  const MemberClass H = classOf(RD, "h");
   EXPECT_EQ(H.K, MemberClass::Submodule);
   EXPECT_TRUE(H.IsSharedPtr);
 
-  MemberClass I = classOf(RD, "i");
+  const MemberClass I = classOf(RD, "i");
   EXPECT_EQ(I.K, MemberClass::Submodule);
   EXPECT_TRUE(I.InContainer);
 
-  MemberClass J = classOf(RD, "j");
+  const MemberClass J = classOf(RD, "j");
   EXPECT_EQ(J.K, MemberClass::Submodule);
   EXPECT_TRUE(isStatelessModule(J.Module));
   EXPECT_FALSE(isStatelessModule(G.Module));
@@ -95,7 +95,7 @@ TEST(TorchTypes, UserTorchModuleHolder) {
   auto AST = parse(Members);
   const auto *Holder = findClass(*AST, "Holder");
   ASSERT_TRUE(Holder);
-  MemberClass C = classOf(Holder, "net");
+  const MemberClass C = classOf(Holder, "net");
   EXPECT_EQ(C.K, MemberClass::Submodule);
   ASSERT_TRUE(C.Module);
   EXPECT_EQ(C.Module->getName(), "NetImpl");
@@ -250,7 +250,7 @@ TEST(TorchTypes, AutogradFunctionApplyRunsForward) {
   using namespace clang::ast_matchers;
   auto Calls = match(callExpr(callee(functionDecl(hasName("apply")))).bind("c"),
                      AST->getASTContext());
-  ASSERT_EQ(Calls.size(), 2u);
+  ASSERT_EQ(Calls.size(), 2U);
   const clang::CXXMethodDecl *Forward = nullptr, *Other = nullptr;
   for (const auto &M : Calls) {
     const auto *Call = M.getNodeAs<clang::CallExpr>("c");

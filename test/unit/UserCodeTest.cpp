@@ -98,9 +98,9 @@ TEST(UserCode, OneWalkSharedUntilTheScopeChanges) {
     return Seen;
   };
   const std::vector<std::string> First = Names();
-  EXPECT_EQ(First.size(), 7u);
+  EXPECT_EQ(First.size(), 7U);
   EXPECT_EQ(Names(), First);
-  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 1u);
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 1U);
 
   Decl *Plain = nullptr;
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
@@ -110,10 +110,10 @@ TEST(UserCode, OneWalkSharedUntilTheScopeChanges) {
   ASSERT_TRUE(Plain);
   Ctx.setTraversalScope({Plain});
   EXPECT_EQ(Names(), std::vector<std::string>{"plain"});
-  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 2u);
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 2U);
   Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
   EXPECT_EQ(Names(), First);
-  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 3u);
+  EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 3U);
 }
 
 TEST(UserCode, LocationsByExpansion) {
@@ -124,9 +124,9 @@ TEST(UserCode, LocationsByExpansion) {
     const auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->getIdentifier())
       continue;
-    llvm::StringRef N = FD->getName();
-    bool User = N == "fromSysMacro" || N == "fromUserMacro" || N == "plain" ||
-                N == "useTmpl";
+    const llvm::StringRef N = FD->getName();
+    const bool User = N == "fromSysMacro" || N == "fromUserMacro" ||
+                      N == "plain" || N == "useTmpl";
     EXPECT_EQ(isUserDecl(FD), User) << N.str();
   }
 }
@@ -181,7 +181,7 @@ TEST(UserCode, StatementsInReachDeepExpressions) {
     forEachStmtIn(FD->getBody(),
                   [&](const Stmt *S) { Refs += isa<DeclRefExpr>(S); });
   });
-  EXPECT_EQ(Refs, 201u);
+  EXPECT_EQ(Refs, 201U);
 }
 
 // The then-branches of f's ifs, in order: each exits; only the first three
@@ -210,7 +210,7 @@ TEST(UserCode, ExitsAndLeavingTheFunction) {
         Thens.push_back(If->getThen());
     });
   });
-  ASSERT_EQ(Thens.size(), 6u);
+  ASSERT_EQ(Thens.size(), 6U);
   const std::vector<bool> Exits{true, true, true, true, true, false};
   const std::vector<bool> Leaves{true, true, true, false, false, false};
   for (size_t I = 0; I < Thens.size(); ++I) {

@@ -22,13 +22,13 @@ std::optional<uint64_t> parseCacheSize(llvm::StringRef Text) {
   if (!Text.empty()) {
     switch (llvm::toUpper(Text.back())) {
     case 'K':
-      Scale = uint64_t(1) << 10;
+      Scale = static_cast<uint64_t>(1) << 10;
       break;
     case 'M':
-      Scale = uint64_t(1) << 20;
+      Scale = static_cast<uint64_t>(1) << 20;
       break;
     case 'G':
-      Scale = uint64_t(1) << 30;
+      Scale = static_cast<uint64_t>(1) << 30;
       break;
     default:
       break;
@@ -45,13 +45,13 @@ std::optional<uint64_t> parseCacheSize(llvm::StringRef Text) {
 namespace {
 /// Removes \p Path if it is there; another process may have been first.
 void removeIfThere(llvm::StringRef Path) {
-  std::error_code EC = llvm::sys::fs::remove(Path);
+  const std::error_code EC = llvm::sys::fs::remove(Path);
   (void)EC;
 }
 } // namespace
 
 bool writeFileAtomically(llvm::StringRef Path, llvm::StringRef Content) {
-  std::string Tmp =
+  const std::string Tmp =
       (Path + ".tmp." + llvm::Twine(llvm::sys::Process::getProcessId())).str();
   {
     std::error_code EC;
@@ -74,7 +74,7 @@ bool writeFileAtomically(llvm::StringRef Path, llvm::StringRef Content) {
 }
 
 void markUsed(llvm::StringRef Path) {
-  int FD;
+  int FD = 0;
   if (llvm::sys::fs::openFileForWrite(Path, FD, llvm::sys::fs::CD_OpenExisting,
                                       llvm::sys::fs::OF_Append))
     return;
@@ -112,11 +112,11 @@ void collect(llvm::StringRef Dir, bool Root, llvm::StringMap<Entry> &Entries,
     if (llvm::sys::fs::status(It->path(), St) ||
         St.type() != llvm::sys::fs::file_type::regular_file)
       continue;
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    const llvm::StringRef Name = llvm::sys::path::filename(It->path());
     Total += St.getSize();
     if (inFlight(Name))
       continue;
-    std::string Id =
+    const std::string Id =
         Root ? Name.split('.').first.str() : "results/" + Name.str();
     Entry &E = Entries[Id];
     E.Files.push_back(It->path());

@@ -26,7 +26,7 @@ namespace torchtidy::driver {
 
 /// The default of --cache-max-size: a dozen preambles of <torch/torch.h>
 /// (about 120 MB each) and the results of thousands of files.
-constexpr uint64_t DefaultCacheMaxBytes = uint64_t(2) << 30;
+constexpr uint64_t DefaultCacheMaxBytes = static_cast<uint64_t>(2) << 30;
 
 /// A preamble used this recently may be in use by a running analysis (its
 /// PCH about to be opened); eviction leaves it, even above the limit.

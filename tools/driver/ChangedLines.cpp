@@ -38,12 +38,12 @@ llvm::Expected<ChangedLineMap> parseUnifiedDiff(llvm::StringRef Diff) {
     if (!Line.starts_with("@@ "))
       continue;
     // "@@ -a,b +c,d @@": lines c .. c+d-1 of the new file (d defaults to 1).
-    size_t Plus = Line.find(" +");
+    const size_t Plus = Line.find(" +");
     if (Plus == llvm::StringRef::npos)
       return llvm::createStringError(
           "line %u of the diff: malformed hunk header '%s'", LineNo,
           Line.str().c_str());
-    llvm::StringRef Range = Line.drop_front(Plus + 2).split(' ').first;
+    const llvm::StringRef Range = Line.drop_front(Plus + 2).split(' ').first;
     auto [StartText, CountText] = Range.split(',');
     unsigned Start = 0, Count = 1;
     if (!parseNumber(StartText, Start) ||
@@ -55,7 +55,7 @@ llvm::Expected<ChangedLineMap> parseUnifiedDiff(llvm::StringRef Diff) {
       continue;
     if (Count == 0)
       continue; // A pure deletion adds no line.
-    Out[Current].push_back({Start, Start + Count - 1});
+    Out[Current].emplace_back(Start, Start + Count - 1);
   }
   if (!SawHeader && !Diff.trim().empty())
     return llvm::createStringError(
@@ -81,7 +81,7 @@ std::string lineFilterJSON(const ChangedLineMap &Lines) {
 
 bool isChangedFile(const ChangedLineMap &Lines, llvm::StringRef Path) {
   for (const auto &[Name, Ranges] : Lines) {
-    llvm::StringRef N(Name);
+    const llvm::StringRef N(Name);
     if (Path == N)
       return true;
     if (Path.ends_with(N) && Path.size() > N.size() &&

@@ -77,7 +77,7 @@ bool isCudaSource(llvm::StringRef File) {
 bool isNvccCommand(llvm::ArrayRef<std::string> CommandLine) {
   if (CommandLine.empty())
     return false;
-  llvm::StringRef Name = llvm::sys::path::filename(CommandLine.front());
+  const llvm::StringRef Name = llvm::sys::path::filename(CommandLine.front());
   return Name == "nvcc" || Name.starts_with("nvcc-") || Name == "nvcc.exe";
 }
 
@@ -88,7 +88,7 @@ std::vector<std::string> nvccToClang(llvm::ArrayRef<std::string> Nvcc,
   std::vector<std::string> Inputs;
   bool HasStd = false;
   for (size_t I = 1; I < Nvcc.size(); ++I) {
-    llvm::StringRef A = Nvcc[I];
+    const llvm::StringRef A = Nvcc[I];
     // -I<dir>, -D<macro>[=<value>], -U<macro> written in one argument.
     if (A.size() > 2 && !A.starts_with("--") &&
         (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U"))) {
@@ -124,7 +124,7 @@ std::vector<std::string> nvccToClang(llvm::ArrayRef<std::string> Nvcc,
       // Host compiler flags: only the ones that name sources count.
       llvm::SmallVector<llvm::StringRef, 8> Parts;
       Value.split(Parts, ',', -1, false);
-      for (llvm::StringRef P : Parts)
+      for (const llvm::StringRef P : Parts)
         if (P.starts_with("-D") || P.starts_with("-U") || P.starts_with("-I") ||
             P.starts_with("-std="))
           Kept.push_back(P.str());
@@ -145,11 +145,11 @@ std::vector<std::string> nvccToClang(llvm::ArrayRef<std::string> Nvcc,
   for (const char *D :
        {"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
         "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__"})
-    Out.push_back(D);
+    Out.emplace_back(D);
   if (!HasStd)
-    Out.push_back("-std=c++17");
+    Out.emplace_back("-std=c++17");
   Out.insert(Out.end(), Kept.begin(), Kept.end());
-  Out.push_back("-c");
+  Out.emplace_back("-c");
   Out.insert(Out.end(), Inputs.begin(), Inputs.end());
   return Out;
 }
@@ -173,7 +173,7 @@ cudaArgumentsAdjuster(const CudaParseOptions &Options) {
 }
 
 std::string findCudaCompatInclude(llvm::StringRef Argv0) {
-  std::string Exe = llvm::sys::fs::getMainExecutable(
+  const std::string Exe = llvm::sys::fs::getMainExecutable(
       Argv0.str().c_str(), reinterpret_cast<void *>(&findCudaCompatInclude));
   if (!Exe.empty()) {
     llvm::SmallString<256> Installed(

@@ -168,8 +168,8 @@ public:
   explicit CheckSetFilter(ClangTidyContext &Context) : Context(Context) {}
 
   bool onlyLibTorchChecks(llvm::StringRef File) {
-    ClangTidyOptions Options = Context.getOptionsForFile(File);
-    std::string Checks = Options.Checks.value_or("");
+    const ClangTidyOptions Options = Context.getOptionsForFile(File);
+    const std::string Checks = Options.Checks.value_or("");
     auto [It, Inserted] = Known.try_emplace(Checks, false);
     if (Inserted) {
       std::vector<std::string> Names =
@@ -460,7 +460,7 @@ CacheKey resultsKey(ClangTidyContext &Context,
     Lines.push_back(F.Name);
     for (const auto &[From, To] : F.LineRanges)
       Lines.push_back(std::to_string(From) + "-" + std::to_string(To));
-    Lines.push_back(";");
+    Lines.emplace_back(";");
   }
   Key.add("the line filter", Lines);
 
@@ -545,7 +545,7 @@ std::optional<std::vector<FileStamp>> readFiles(const Recording &Record,
     for (const auto &[Name, System] : Record.Inputs->Seen)
       Add(Name, System);
   if (!Record.OwnPCH.empty()) {
-    llvm::StringRef Base(Record.OwnPCH);
+    const llvm::StringRef Base(Record.OwnPCH);
     auto Buf = llvm::MemoryBuffer::getFile(Base.drop_back(4) + ".manifest");
     std::optional<PreambleManifest> M =
         Buf ? PreambleManifest::parse((*Buf)->getBuffer()) : std::nullopt;
@@ -643,7 +643,7 @@ runClangTidyFast(ClangTidyContext &Context,
     if (!Abs)
       llvm::consumeError(Abs.takeError());
     std::vector<CompileCommand> Commands;
-    std::string Unusable = resultsCacheUnusable(
+    const std::string Unusable = resultsCacheUnusable(
         Context, Compilations, InputFiles, *BaseFS, Filter, AbsoluteFile,
         EnableCheckProfile, StoreCheckProfile, Commands);
     if (!Unusable.empty()) {
@@ -714,7 +714,7 @@ runClangTidyFast(ClangTidyContext &Context,
   Context.setProfileStoragePrefix(StoreCheckProfile);
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
-  compat::ContextDiagnostics Diagnostics(Context, DiagConsumer);
+  const compat::ContextDiagnostics Diagnostics(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
   std::optional<Recording> Record;
@@ -724,7 +724,7 @@ runClangTidyFast(ClangTidyContext &Context,
   const bool LeakAtEnd = InputFiles.size() == 1 && !EnableCheckProfile &&
                          StoreCheckProfile.empty();
   const ClangTidyStats StatsBefore = Context.getStats();
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = BaseFS;
+  const llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = BaseFS;
   TidyActionFactory Factory(Context, std::move(BaseFS), Filter, Quiet,
                             Record ? &*Record : nullptr, LeakAtEnd);
   const int ToolStatus = Tool.run(&Factory);

@@ -39,7 +39,7 @@ parseDirective(llvm::StringRef Line) {
   if (!L.consume_front("#"))
     return std::nullopt;
   L = L.ltrim();
-  size_t NameEnd = L.find_first_of(" \t<\"");
+  const size_t NameEnd = L.find_first_of(" \t<\"");
   return std::make_pair(L.take_front(NameEnd),
                         L.drop_front(std::min(NameEnd, L.size())).trim());
 }
@@ -54,7 +54,7 @@ std::optional<LeadingInclude> parseIncludeOperand(llvm::StringRef Rest) {
   if (Rest.size() < 3 || (Rest[0] != '<' && Rest[0] != '"'))
     return std::nullopt;
   const char Close = Rest[0] == '<' ? '>' : '"';
-  size_t End = Rest.find(Close, 1);
+  const size_t End = Rest.find(Close, 1);
   if (End == llvm::StringRef::npos || End == 1 ||
       !blankOrLineComment(Rest.drop_front(End + 1)))
     return std::nullopt;
@@ -94,7 +94,7 @@ LeadingIncludes scanLeadingIncludes(llvm::StringRef Source) {
     if (Continued)
       return Out;
     if (InBlockComment || T.starts_with("/*")) {
-      size_t End = T.find("*/", InBlockComment ? 0 : 2);
+      const size_t End = T.find("*/", InBlockComment ? 0 : 2);
       InBlockComment = End == llvm::StringRef::npos;
       if (InBlockComment)
         continue;
@@ -150,7 +150,7 @@ std::string systemPreamble(
   // quoted includes; false when the preamble ends inside it.
   std::function<bool(llvm::StringRef, llvm::StringRef, unsigned)> Walk =
       [&](llvm::StringRef Path, llvm::StringRef Text, unsigned Depth) {
-        LeadingIncludes Scan = scanLeadingIncludes(Text);
+        const LeadingIncludes Scan = scanLeadingIncludes(Text);
         for (const LeadingInclude &Inc : Scan.Includes) {
           if (Inc.Angled) {
             Out += "#include <" + Inc.Name + ">\n";
@@ -174,7 +174,7 @@ std::string systemPreamble(
               Candidates.push_back(std::string(P));
             }
           }
-          for (std::string &C : Candidates) {
+          for (std::string const &C : Candidates) {
             llvm::SmallString<256> P(C);
             llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
             Content = Read(P);
@@ -387,7 +387,7 @@ bool isCxxSource(llvm::StringRef File) {
 /// model: another language, forced includes, modules, another driver.
 bool hasUnsupportedFlag(const std::vector<std::string> &Args) {
   for (const std::string &A : Args) {
-    llvm::StringRef S(A);
+    const llvm::StringRef S(A);
     if (S.starts_with("-x") || S.starts_with("--language") ||
         S.starts_with("-include") || S.starts_with("--include") ||
         S.starts_with("-imacros") || S.starts_with("-fmodules") ||
@@ -450,7 +450,7 @@ PreambleCache::PreambleCache(std::string Dir,
                              bool Verbose)
     : Dir(std::move(Dir)), FS(std::move(FS)), Verbose(Verbose) {}
 
-void PreambleCache::log(llvm::StringRef File, llvm::StringRef What) {
+void PreambleCache::log(llvm::StringRef File, llvm::StringRef What) const {
   if (Verbose)
     llvm::errs() << "torch-tidy: preamble cache: " << What << ": " << File
                  << "\n";
@@ -487,7 +487,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     return Args;
   std::vector<std::string> QuoteDirs, IDirs;
   for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A(Args[I]);
+    const llvm::StringRef A(Args[I]);
     for (auto [Flag, Dirs] : {std::pair{llvm::StringRef("-iquote"), &QuoteDirs},
                               std::pair{llvm::StringRef("-I"), &IDirs}}) {
       if (!A.starts_with(Flag))
@@ -501,7 +501,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   }
   QuoteDirs.insert(QuoteDirs.end(), IDirs.begin(), IDirs.end());
   const std::string Self = normalized(*Cwd, File);
-  std::string Includes =
+  const std::string Includes =
       systemPreamble(Self, (*Buf)->getBuffer(), QuoteDirs,
                      [&](llvm::StringRef Path) -> std::optional<std::string> {
                        if (auto B = FS->getBufferForFile(Path))
@@ -519,7 +519,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   std::vector<std::string> Flags;
   bool HasResourceDir = false;
   for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A(Args[I]);
+    const llvm::StringRef A(Args[I]);
     if (I > 0 && !A.starts_with("-") && normalized(*Cwd, A) == Self)
       continue;
     HasResourceDir |= A.starts_with("-resource-dir");
@@ -528,7 +528,8 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   if (!HasResourceDir)
     Flags.push_back("-resource-dir=" + compat::clangResourceDir());
 
-  const std::string Key = this->key(Flags, *Cwd, Includes);
+  const std::string Key =
+      torchtidy::driver::PreambleCache::key(Flags, *Cwd, Includes);
   llvm::SmallString<256> Base(Dir);
   llvm::sys::path::append(Base, Key);
   const std::string PCH = (Base + ".pch").str();
@@ -544,7 +545,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     std::vector<std::string> Out = Args;
     if (!HasResourceDir)
       Out.push_back(Flags.back());
-    Out.push_back("-include-pch");
+    Out.emplace_back("-include-pch");
     Out.push_back(PCH);
     return Out;
   };
@@ -554,7 +555,7 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     markUsed(ManifestPath);
     return Use(*M);
   }
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+  if (const std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
     log(File, "no cache directory '" + Dir + "': " + EC.message());
     return Args;
   }
@@ -625,11 +626,11 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
     return false;
 
   std::vector<std::string> CommandLine = Flags;
-  CommandLine.push_back("-xc++-header");
+  CommandLine.emplace_back("-xc++-header");
   CommandLine.push_back(Header);
   auto Inputs = std::make_shared<InputCollector>();
   BuildPCHFactory Factory(Tmp, Inputs);
-  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+  const llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), FS));
   clang::tooling::ToolInvocation Invocation(
       CommandLine, &Factory, Files.get(),
@@ -643,7 +644,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   if (!Ran && !Errors.First.empty())
     log(Header, "does not compile: " + Errors.First);
   for (const auto &[Name, IsSystem] : Inputs->Seen) {
-    std::string Path = asOpened(WorkingDir, Name);
+    const std::string Path = asOpened(WorkingDir, Name);
     if (!IsSystem && Path != asOpened(WorkingDir, Header) &&
         M.Status == PreambleManifest::Usable)
       M.Status = PreambleManifest::ReadsUserHeaders;

@@ -127,7 +127,7 @@ public:
 private:
   bool build(const std::vector<std::string> &Flags, llvm::StringRef Includes,
              llvm::StringRef Base, llvm::StringRef WorkingDir);
-  void log(llvm::StringRef File, llvm::StringRef What);
+  void log(llvm::StringRef File, llvm::StringRef What) const;
 
   std::string Dir;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;

@@ -93,7 +93,7 @@ void readResults(Job &J) {
     }
     D.Message.Fix = std::move(Fixed);
   }
-  llvm::StringRef Out(J.Output);
+  const llvm::StringRef Out(J.Output);
   J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
               Out.contains("PLEASE submit a bug report");
   J.ParseFailed = Out.contains("Error while processing") ||
@@ -119,7 +119,7 @@ std::vector<size_t> analyseAgainWithSummaries(
   for (size_t K = 0; K < Jobs.size(); ++K) {
     // A file without a summary (it crashed, other checks ran) links
     // nothing and is not analysed again.
-    std::string Text = readWorkerSummary(Jobs[K].ReportPath);
+    const std::string Text = readWorkerSummary(Jobs[K].ReportPath);
     llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
     llvm::json::Path::Root Root;
     if (!V) {
@@ -137,7 +137,8 @@ std::vector<size_t> analyseAgainWithSummaries(
   Linked = torchtidy::linkSummaries(Units, torchtidy::limits::SummaryLinkDepth);
   std::vector<size_t> Again;
   for (size_t K = 0; K < Jobs.size(); ++K) {
-    torchtidy::LinkedSummaries For = torchtidy::summariesFor(Units[K], Linked);
+    const torchtidy::LinkedSummaries For =
+        torchtidy::summariesFor(Units[K], Linked);
 
     if (For.Functions.empty())
       continue;
@@ -218,7 +219,7 @@ int runProject(ProjectOptions O) {
       bool InFiles = false;
       for (const std::string &F : Files)
         InFiles |= isChangedFile({{Name, Ranges}}, F);
-      llvm::StringRef Ext = llvm::sys::path::extension(Name);
+      const llvm::StringRef Ext = llvm::sys::path::extension(Name);
       HeaderChanged |=
           !InFiles && (Ext == ".h" || Ext == ".hpp" || Ext == ".hh" ||
                        Ext == ".hxx" || Ext == ".cuh" || Ext == ".inl");
@@ -234,7 +235,7 @@ int runProject(ProjectOptions O) {
   }
 
   llvm::SmallString<128> TempDir;
-  if (std::error_code EC =
+  if (const std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("torch-tidy", TempDir)) {
     Err << "torch-tidy: cannot create a temporary directory: " << EC.message()
         << "\n";
@@ -263,8 +264,8 @@ int runProject(ProjectOptions O) {
       Args.push_back(LineFilter);
     Args.push_back(J.File);
     Args.insert(Args.end(), O.CompilerArgs.begin(), O.CompilerArgs.end());
-    std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-    std::optional<llvm::StringRef> Redirects[] = {
+    const std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+    const std::optional<llvm::StringRef> Redirects[] = {
         llvm::StringRef(""), llvm::StringRef(J.OutputPath),
         llvm::StringRef(J.OutputPath)};
     std::string Error;
@@ -293,7 +294,7 @@ int runProject(ProjectOptions O) {
   // Runs the jobs \p Which (indices into Jobs, in file order), JobsLimit at
   // a time; with \p Print, prints each one's output in file order as soon
   // as those before it are done, whatever order the workers finish in.
-  const unsigned JobsLimit = std::max(1u, O.Jobs);
+  const unsigned JobsLimit = std::max(1U, O.Jobs);
   auto RunJobs = [&](const std::vector<size_t> &Which, bool Print) {
     size_t Next = 0, Running = 0, Finished = 0, PrintedUpTo = 0;
     ShowProgress();
@@ -314,7 +315,7 @@ int runProject(ProjectOptions O) {
         if (!J.Started || J.Finished)
           continue;
         std::string Error;
-        llvm::sys::ProcessInfo R =
+        const llvm::sys::ProcessInfo R =
             llvm::sys::Wait(J.Process, 0, &Error, nullptr, /*Polling=*/true);
         if (R.Pid != J.Process.Pid)
           continue;
@@ -383,7 +384,7 @@ int runProject(ProjectOptions O) {
       writeProjectSummaries(O.CacheDir, Linked);
     Total += Again.size();
     RunJobs(Again, /*Print=*/false);
-    for (size_t K : Again)
+    for (const size_t K : Again)
       readWorkerReport(Jobs[K].ReportPath, Summary);
     for (Job &J : Jobs) {
       if (O.Progress)

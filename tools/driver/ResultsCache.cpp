@@ -57,7 +57,7 @@ namespace {
 /// it loaded, as "name=id" lines.
 int collectBuildIds(dl_phdr_info *Info, size_t, void *Data) {
   auto &Out = *static_cast<std::string *>(Data);
-  llvm::StringRef Name =
+  const llvm::StringRef Name =
       llvm::sys::path::filename(Info->dlpi_name ? Info->dlpi_name : "");
   const bool Main = Out.empty() && Name.empty();
   if (!Main && !Name.starts_with("libclang") && !Name.starts_with("libLLVM"))
@@ -75,7 +75,7 @@ int collectBuildIds(dl_phdr_info *Info, size_t, void *Data) {
     while (P + sizeof(ElfW(Nhdr)) <= End) {
       const auto *Note = reinterpret_cast<const ElfW(Nhdr) *>(P);
       const char *NoteName = P + sizeof(ElfW(Nhdr));
-      const char *Desc = NoteName + ((Note->n_namesz + 3) & ~3u);
+      const char *Desc = NoteName + ((Note->n_namesz + 3) & ~3U);
       if (Note->n_type == NT_GNU_BUILD_ID && Note->n_namesz == 4 &&
           std::memcmp(NoteName, "GNU", 4) == 0 &&
           Desc + Note->n_descsz <= End) {
@@ -83,7 +83,7 @@ int collectBuildIds(dl_phdr_info *Info, size_t, void *Data) {
                llvm::toHex(llvm::StringRef(Desc, Note->n_descsz), true) + "\n";
         return 0;
       }
-      P = Desc + ((Note->n_descsz + 3) & ~3u);
+      P = Desc + ((Note->n_descsz + 3) & ~3U);
     }
   }
   if (Main)
@@ -100,7 +100,7 @@ std::string buildIds() {
   if (Ids.empty() || llvm::StringRef(Ids).starts_with("<main>=none")) {
     // No build-id note: the executable's own bytes tell builds apart.
     static int Anchor;
-    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+    const std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
     auto Buf = llvm::MemoryBuffer::getFile(Exe, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
     Ids += "<main-content>=" +
@@ -378,7 +378,7 @@ bool rebuildFix(
     Perm[I] = I;
   do {
     llvm::StringMap<clang::tooling::Replacements> Map;
-    for (size_t I : Perm)
+    for (const size_t I : Perm)
       Map[Files[I].first] = Files[I].second;
     std::vector<std::string> Got;
     for (const auto &E : Map)
@@ -405,14 +405,14 @@ bool messageFromJSON(const Value *V, clang::tooling::DiagnosticMessage &M) {
     const Array *FA = tuple(F, 2);
     const Array *Reps = FA ? (*FA)[1].getAsArray() : nullptr;
     std::string File;
-    if (!Reps || !readString(&(*FA)[0], File))
+    if (!Reps || !readString(FA->data(), File))
       return false;
     clang::tooling::Replacements Replacements;
     for (const Value &R : *Reps) {
       const Array *RA = tuple(R, 4);
       std::string Path, Text;
       unsigned Offset = 0, Length = 0;
-      if (!RA || !readString(&(*RA)[0], Path) ||
+      if (!RA || !readString(RA->data(), Path) ||
           !readUnsigned(&(*RA)[1], Offset) ||
           !readUnsigned(&(*RA)[2], Length) || !readString(&(*RA)[3], Text))
         return false;
@@ -429,7 +429,7 @@ bool messageFromJSON(const Value *V, clang::tooling::DiagnosticMessage &M) {
   for (const Value &R : *Ranges) {
     const Array *RA = tuple(R, 3);
     clang::tooling::FileByteRange B;
-    if (!RA || !readString(&(*RA)[0], B.FilePath) ||
+    if (!RA || !readString(RA->data(), B.FilePath) ||
         !readUnsigned(&(*RA)[1], B.FileOffset) ||
         !readUnsigned(&(*RA)[2], B.Length))
       return false;
@@ -659,7 +659,7 @@ bool ResultsCache::store(const CacheKey &Key, llvm::StringRef File,
   std::string SharedId;
   if (!Shared.empty()) {
     SharedId = sharedInputsId(Shared);
-    std::string SharedPath = Results + "/" + SharedId + ".txt";
+    const std::string SharedPath = Results + "/" + SharedId + ".txt";
     if (llvm::sys::fs::exists(SharedPath)) {
       markUsed(SharedPath);
     } else {

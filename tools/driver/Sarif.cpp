@@ -112,22 +112,22 @@ public:
 private:
   static std::string fileURI(llvm::StringRef Path) {
     std::string URI = "file://";
-    for (char C : Path) {
+    for (const char C : Path) {
       if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
         URI += C;
       else {
         char Buf[4];
-        snprintf(Buf, sizeof(Buf), "%%%02X", (unsigned char)C);
+        snprintf(Buf, sizeof(Buf), "%%%02X", static_cast<unsigned char>(C));
         URI += Buf;
       }
     }
     return URI;
   }
 
-  Object artifactLocation(llvm::StringRef Path) {
+  Object artifactLocation(llvm::StringRef Path) const {
     if (!Opts.SourceRoot.empty() && Path.starts_with(Opts.SourceRoot)) {
       std::string Rel;
-      for (char C : Path.drop_front(Opts.SourceRoot.size()))
+      for (const char C : Path.drop_front(Opts.SourceRoot.size()))
         if (C == ' ')
           Rel += "%20";
         else
@@ -165,7 +165,7 @@ private:
       return It->second;
     // json::Value keeps a StringRef by reference: give it copies.
     Object Rule{{"id", Check.str()}, {"name", Check.str()}};
-    llvm::StringRef Summary = libtorchCheckSummary(Check);
+    const llvm::StringRef Summary = libtorchCheckSummary(Check);
     std::string Help;
     if (!Summary.empty()) {
       Help = Summary.str();
@@ -186,7 +186,7 @@ private:
     Rule["defaultConfiguration"] =
         Object{{"level",
                 L == clang::tooling::Diagnostic::Error ? "error" : "warning"}};
-    unsigned Index = Rules.size();
+    const unsigned Index = Rules.size();
     Rules.push_back(std::move(Rule));
     RuleIndex[Check] = Index;
     return Index;
@@ -219,7 +219,7 @@ private:
     for (const auto &[File, Replacements] : M.Fix) {
       Array Reps;
       for (const clang::tooling::Replacement &Rep : Replacements) {
-        std::string Path = Rep.getFilePath().str();
+        const std::string Path = Rep.getFilePath().str();
         Reps.push_back(
             Object{{"deletedRegion", region(Path, Rep.getOffset(),
                                             Rep.getOffset() + Rep.getLength())},

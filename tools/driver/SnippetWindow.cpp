@@ -40,7 +40,7 @@ public:
     auto [It, Inserted] = Starts.try_emplace(key(Path));
     if (Inserted) {
       if (auto Buf = FS.getBufferForFile(Path)) {
-        llvm::StringRef Text = (*Buf)->getBuffer();
+        const llvm::StringRef Text = (*Buf)->getBuffer();
         It->second.push_back(0);
         for (size_t I = 0; I < Text.size(); ++I)
           if (Text[I] == '\n')
@@ -157,7 +157,7 @@ void torchtidyHandleErrors(
     return;
   }
   // clang-tidy prints with default DiagnosticOptions.
-  std::vector<ClangTidyError> Shown =
+  const std::vector<ClangTidyError> Shown =
       torchtidy::driver::withoutUnprintableRanges(
           Errors, *BaseFS, clang::DiagnosticOptions::DefaultSnippetLineLimit);
   torchtidyRealHandleErrors(Shown, Ctx, Fix, WarningsAsErrorsCount,

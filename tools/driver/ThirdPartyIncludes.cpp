@@ -43,7 +43,7 @@ bool isThirdPartyIncludeDir(llvm::vfs::FileSystem &FS, llvm::StringRef Dir) {
   for (int Up = 0; Up <= 4 && !At.empty(); ++Up) {
     if (isLibTorchRoot(FS, At))
       return true;
-    llvm::StringRef Parent = llvm::sys::path::parent_path(At);
+    const llvm::StringRef Parent = llvm::sys::path::parent_path(At);
     if (Parent == At)
       break;
     At = Parent;
@@ -63,7 +63,7 @@ thirdPartyIncludesAdjuster(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
     auto IsThirdParty = [&](llvm::StringRef Dir) {
       if (!llvm::sys::path::is_absolute(Dir))
         return isThirdPartyIncludeDir(*FS, Dir);
-      std::lock_guard<std::mutex> Guard(*Lock);
+      const std::lock_guard<std::mutex> Guard(*Lock);
       auto [It, New] = Known->try_emplace(Dir, false);
       if (New)
         It->second = isThirdPartyIncludeDir(*FS, Dir);
@@ -72,7 +72,7 @@ thirdPartyIncludesAdjuster(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
     clang::tooling::CommandLineArguments Out;
     Out.reserve(Args.size() + 4);
     for (size_t I = 0; I < Args.size(); ++I) {
-      llvm::StringRef A = Args[I];
+      const llvm::StringRef A = Args[I];
       llvm::StringRef Dir;
       bool Joined = true;
       if (A == "-I" || A == "--include-directory") {
@@ -88,7 +88,7 @@ thirdPartyIncludesAdjuster(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
         Dir = A.drop_front(2);
       }
       if (!Dir.empty() && IsThirdParty(Dir)) {
-        Out.push_back("-isystem");
+        Out.emplace_back("-isystem");
         Out.push_back(Dir.str());
       } else {
         Out.push_back(Args[I]);

@@ -97,7 +97,7 @@ takeFastRunOptions(std::vector<const char *> &Argv, std::string &WorkerReport) {
   std::vector<const char *> Rest;
   bool AfterDashDash = false;
   for (const char *Arg : Argv) {
-    llvm::StringRef A(Arg);
+    const llvm::StringRef A(Arg);
     AfterDashDash |= A == "--";
     llvm::StringRef Opt = A.ltrim('-');
     if (AfterDashDash || Rest.empty() || A == Opt) {
@@ -189,7 +189,7 @@ int main(int OrigArgc, const char **OrigArgv) {
     llvm::StringRef A(Argv[I]);
     if (A == "--") {
       for (int K = I; K < Argc; ++K)
-        O.CompilerArgs.push_back(Argv[K]);
+        O.CompilerArgs.emplace_back(Argv[K]);
       break;
     }
     auto Value = [&](llvm::StringRef Name, std::string &Out) -> bool {
@@ -267,7 +267,7 @@ int main(int OrigArgc, const char **OrigArgv) {
       Informational |= isInformational(A.split('=').first);
       O.TidyArgs.push_back(A.str());
       if (!A.contains('=') && takesValue(A) && I + 1 < Argc)
-        O.TidyArgs.push_back(Argv[++I]);
+        O.TidyArgs.emplace_back(Argv[++I]);
       continue;
     }
     Files.push_back(A.str());
@@ -336,7 +336,7 @@ int main(int OrigArgc, const char **OrigArgv) {
     // Like clang-tidy: look for compile_commands.json above the first file.
     O.BuildPath = std::string(llvm::sys::path::parent_path(O.Files.front()));
   }
-  O.Jobs = Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency());
+  O.Jobs = Jobs ? Jobs : std::max(1U, std::thread::hardware_concurrency());
   if (Fix && O.Jobs > 1) {
     // Two workers fixing one shared header would race.
     llvm::errs() << "torch-tidy: --fix runs one file at a time (-j1)\n";

@@ -437,7 +437,8 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
   return R;
 }
 
-std::optional<CudaEvidence> CudaEvidenceFinder::inOtherUnits(const Stmt *Body) {
+std::optional<CudaEvidence>
+CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
   std::optional<CudaEvidence> R;
   if (!FollowSummaries)
     return R;
@@ -489,6 +490,8 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
     });
   };
   Enqueue(S, nullptr);
+  // An index, not a range: Enqueue may grow (and move) Work.
+  // NOLINTNEXTLINE(modernize-loop-convert)
   for (size_t I = 0; I < Work.size(); ++I) {
     // Moved out: Enqueue may grow (and move) Work.
     const Node Cur = std::move(Work[I]);

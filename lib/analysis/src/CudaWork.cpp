@@ -30,7 +30,7 @@ static llvm::StringRef methodName(const CXXMethodDecl *MD) {
 }
 
 static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
-  llvm::StringRef Name = methodName(MD);
+  const llvm::StringRef Name = methodName(MD);
   // The DataLoader's hooks, as the table lists them.
   for (const DataHookRow &H : dataHookRows())
     if (H.Method == Name && hasQualifiedName(MD->getParent(), H.Base,
@@ -70,7 +70,7 @@ bool isDeviceValued(QualType T) {
     return false;
   if (isDeviceTypeEnum(T) || isDeviceClass(T))
     return true;
-  QualType V = getOptionalValueType(T.getNonReferenceType());
+  const QualType V = getOptionalValueType(T.getNonReferenceType());
   return !V.isNull() && (isDeviceClass(V) || isDeviceTypeEnum(V));
 }
 
@@ -111,7 +111,7 @@ static DeviceClass deviceTypeValue(const Expr *E) {
 static DeviceClass classify(const Expr *E, unsigned Depth);
 
 static DeviceClass classifyVariable(const VarDecl *VD, unsigned Depth) {
-  QualType T = VD->getType();
+  const QualType T = VD->getType();
   if (isa<ParmVarDecl>(VD))
     return isDeviceValued(T) ? DeviceClass::Configurable : DeviceClass::Unknown;
   const Expr *Init = VD->getAnyInitializer();
@@ -143,7 +143,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   E = strip(E);
   if (!E)
     return DeviceClass::Unknown;
-  QualType T = E->getType();
+  const QualType T = E->getType();
 
   if (const auto *SL = dyn_cast<StringLiteral>(E)) {
     if (!SL->isOrdinary())
@@ -155,7 +155,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
                  classify(CO->getFalseExpr(), Depth + 1));
 
   if (isDeviceTypeEnum(T)) {
-    DeviceClass C = deviceTypeValue(E);
+    const DeviceClass C = deviceTypeValue(E);
     if (C != DeviceClass::Unknown)
       return C;
   } else if (!isDeviceValued(T) && !isTensorOptionsClass(T) &&
@@ -179,7 +179,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
       if (isClass(Tag, KnownClass::in_place_t))
         I = 1;
     }
-    DeviceClass C = classify(CE->getArg(I), Depth + 1);
+    const DeviceClass C = classify(CE->getArg(I), Depth + 1);
     // Device(name) from a string that is not a literal: not known.
     if (C == DeviceClass::NotADevice && isDeviceValued(T))
       return DeviceClass::Unknown;
@@ -242,7 +242,7 @@ static bool inTorchCudaNamespace(const Decl *D) {
     }
   if (!SawCuda || !Top)
     return false;
-  llvm::StringRef N = Top->getName();
+  const llvm::StringRef N = Top->getName();
   return N == "at" || N == "c10" || N == "torch";
 }
 
@@ -251,7 +251,7 @@ static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
   if (!FD->getIdentifier() || !FD->isExternC() ||
       !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return false;
-  llvm::StringRef N = FD->getName();
+  const llvm::StringRef N = FD->getName();
   if (N.starts_with("cuda") && N.size() > 4)
     return true;
   return N.size() > 2 && N.starts_with("cu") && N[2] >= 'A' && N[2] <= 'Z';
@@ -262,7 +262,7 @@ static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
 static DeviceClass deviceArgument(const CallExpr *Call,
                                   const FunctionDecl *FD) {
   DeviceClass Best = DeviceClass::NotADevice;
-  unsigned Offset =
+  const unsigned Offset =
       isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   for (unsigned I = 0;
        I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
@@ -271,7 +271,7 @@ static DeviceClass deviceArgument(const CallExpr *Call,
     const Expr *Arg = Call->getArg(I + Offset);
     if (isa<CXXDefaultArgExpr>(Arg))
       continue;
-    DeviceClass C = classify(Arg, 0);
+    const DeviceClass C = classify(Arg, 0);
     if (C == DeviceClass::CUDA)
       return C;
     if (C == DeviceClass::Configurable)
@@ -316,7 +316,7 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
       return Op;
     }
     // t.to(kCUDA), t.to(device_), t.new_zeros(size, options_on_cuda).
-    DeviceClass C = deviceArgument(Call, FD);
+    const DeviceClass C = deviceArgument(Call, FD);
     if (!isGpuDevice(C))
       return std::nullopt;
     CudaOp Op{(Facts & op::MovesToArgument) ? CudaOp::MoveToDevice
@@ -341,7 +341,7 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
   }
   // torch::zeros({n}, torch::kCUDA), at::empty(size, options.device(d)).
   if (isTorchFunction(FD) && isTensorType(FD->getReturnType())) {
-    DeviceClass C = deviceArgument(Call, FD);
+    const DeviceClass C = deviceArgument(Call, FD);
     if (!isGpuDevice(C))
       return std::nullopt;
     CudaOp Op{CudaOp::Factory, E};
@@ -524,7 +524,7 @@ CudaWorkFinder::workerFunctions(ASTContext &Ctx) {
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
       if (getDataHook(MD) && Worker->insert(FD).second)
-        Work.push_back({FD, 0});
+        Work.emplace_back(FD, 0);
   });
   while (!Work.empty()) {
     const FunctionDecl *FD = Work.back().first;
@@ -545,7 +545,7 @@ CudaWorkFinder::workerFunctions(ASTContext &Ctx) {
           Def->isDependentContext())
         return;
       if (Worker->insert(Def).second)
-        Work.push_back({Def, Depth + 1});
+        Work.emplace_back(Def, Depth + 1);
     });
   }
   return *Worker;
@@ -702,7 +702,8 @@ std::vector<CudaWorkFinding> CudaWorkFinder::find(const FunctionDecl *Root) {
   return Out;
 }
 
-std::optional<CudaWorkFinding> CudaWorkFinder::externalWork(const Summary &S) {
+std::optional<CudaWorkFinding>
+CudaWorkFinder::externalWork(const Summary &S) const {
   if (!FollowSummaries)
     return std::nullopt;
   for (const CallStep &C : S.External) {
@@ -710,7 +711,7 @@ std::optional<CudaWorkFinding> CudaWorkFinder::externalWork(const Summary &S) {
         ProjectSummaries::instance().lookup(C.Callee, SummaryFact::CudaWork);
     if (!Linked || !Linked->CudaWork)
       continue;
-    CudaOp Op{CudaOp::CudaLibrary, C.Call};
+    const CudaOp Op{CudaOp::CudaLibrary, C.Call};
     CudaWorkFinding F{Op, {C}, std::move(Linked)};
     return F;
   }

@@ -18,14 +18,13 @@
 
 using namespace clang;
 
-namespace torchtidy {
-namespace deviceflow {
+namespace torchtidy::deviceflow {
 
 /// A module object: a holder, a shared_ptr to a module, or the Impl itself.
 bool isModuleValue(QualType T) {
   if (T.isNull())
     return false;
-  QualType NR = T.getNonReferenceType();
+  const QualType NR = T.getNonReferenceType();
   if (getHolderModule(NR) || getSharedPtrModule(NR))
     return true;
   const CXXRecordDecl *RD = namedRecord(NR);
@@ -115,14 +114,14 @@ public:
         escape(Arg);
         continue;
       }
-      unsigned P = I - Offset;
+      const unsigned P = I - Offset;
       if (P >= FD->getNumParams()) {
         escape(Arg); // variadic
         continue;
       }
       // A non-const reference, an rvalue reference or a dependent type may
       // change the argument.
-      QualType PT = FD->getParamDecl(P)->getType();
+      const QualType PT = FD->getParamDecl(P)->getType();
       if ((PT->isLValueReferenceType() &&
            !PT.getNonReferenceType().isConstQualified()) ||
           PT->isRValueReferenceType() || PT->isDependentType())
@@ -161,5 +160,4 @@ void findEscapedValues(const Stmt *Body,
   EscapeFinder(Escaped).run(Body);
 }
 
-} // namespace deviceflow
-} // namespace torchtidy
+} // namespace torchtidy::deviceflow

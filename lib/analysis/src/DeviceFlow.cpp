@@ -118,7 +118,7 @@ bool joinInto(State &Into, const State &From) {
       Drop.push_back(D);
       continue;
     }
-    DeviceFact J = join(F, It->second);
+    const DeviceFact J = join(F, It->second);
     if (J != F) {
       Changed = true;
       if (J.K == DeviceFact::Unknown)
@@ -200,7 +200,7 @@ private:
   //--- Updates ------------------------------------------------------------
 
   void declare(const VarDecl *VD, State &St) {
-    ValueKind K = kindOf(VD->getType());
+    const ValueKind K = kindOf(VD->getType());
     if (K == ValueKind::None || Escaped.count(VD))
       return;
     kill(VD, St);
@@ -290,7 +290,7 @@ private:
   /// \p D gets a new value: facts that named its old value keep the old
   /// device when it was known, else become Unknown.
   void kill(const ValueDecl *D, State &St) {
-    DeviceFact Old = lookup(D, St);
+    const DeviceFact Old = lookup(D, St);
     const bool Keep = Old.K == DeviceFact::CPU || Old.K == DeviceFact::CUDA;
     llvm::SmallVector<const ValueDecl *, 4> Drop;
     for (auto &[Other, F] : St) {
@@ -392,7 +392,7 @@ private:
     if (!FD)
       return DeviceFact::unknown();
     // Operators have no identifier: `a + b`, `a[i]` keep a's device.
-    StringRef Name = FD->getIdentifier() ? FD->getName() : StringRef();
+    const StringRef Name = FD->getIdentifier() ? FD->getName() : StringRef();
 
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
         MD && !MD->isStatic() && isTensorMethod(MD)) {
@@ -400,7 +400,7 @@ private:
           isa<CXXMemberCallExpr>(Call)
               ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
               : Call->getArg(0);
-      unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+      const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
       const uint64_t Facts = methodFacts(Name);
       if (Facts & op::MovesToCuda)
         return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
@@ -473,7 +473,7 @@ private:
                     unsigned Depth) {
     if (MD->getNumParams() == 0 || Call->getNumArgs() <= First)
       return DeviceFact::unknown();
-    QualType P0 = MD->getParamDecl(0)->getType();
+    const QualType P0 = MD->getParamDecl(0)->getType();
     const Expr *A0 = Call->getArg(First);
     DeviceFact Self = eval(Obj, St, Depth + 1);
     DeviceFact F;
@@ -612,7 +612,7 @@ private:
     if (const ValueDecl *D = trackedDecl(E))
       return kindOf(D->getType()) == ValueKind::Module ? lookup(D, St)
                                                        : DeviceFact::unknown();
-    const CXXConstructExpr *CE = dyn_cast<CXXConstructExpr>(E);
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // std::make_shared<XImpl>(...)
       if ((callFacts(Call) & op::MakesShared) && Call->getNumArgs() > 0)

@@ -17,8 +17,7 @@
 #include "clang/AST/Type.h"
 #include "llvm/ADT/DenseSet.h"
 
-namespace torchtidy {
-namespace deviceflow {
+namespace torchtidy::deviceflow {
 
 /// A module object: a holder, a shared_ptr to a module, or the Impl itself.
 bool isModuleValue(clang::QualType T);
@@ -30,7 +29,6 @@ bool isModuleValue(clang::QualType T);
 void findEscapedValues(const clang::Stmt *Body,
                        llvm::DenseSet<const clang::ValueDecl *> &Escaped);
 
-} // namespace deviceflow
-} // namespace torchtidy
+} // namespace torchtidy::deviceflow
 
 #endif

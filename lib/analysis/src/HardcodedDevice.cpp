@@ -140,7 +140,7 @@ FixedDevice classifyMember(const FieldDecl *F, unsigned Depth) {
     return {};
   FixedDevice First;
   for (const Expr *W : Writes) {
-    FixedDevice D = classify(W, Depth + 1);
+    const FixedDevice D = classify(W, Depth + 1);
     if (!D)
       return {};
     if (!First)
@@ -397,7 +397,7 @@ bool makesZeroDim(const CallExpr *Call) {
   if ((callFacts(Call) & op::LiteralTensor) && Call->getNumArgs() >= 1) {
     // Through implicit conversions: on the real headers `torch::tensor(2.0)`
     // converts the double to a TensorDataContainer.
-    QualType T = unwrap(Call->getArg(0))->getType();
+    const QualType T = unwrap(Call->getArg(0))->getType();
     if (T->isArithmeticType())
       return true;
     if (const CXXRecordDecl *RD = namedRecord(T))
@@ -638,7 +638,7 @@ void findDefaultArguments(const FunctionDecl *FD,
       if (!P || !carriesDevice(P->getType()) || !P->hasDefaultArg() ||
           P->hasUninstantiatedDefaultArg() || !isUserDecl(P))
         continue;
-      FixedDevice D = classifyFixedDevice(P->getDefaultArg());
+      const FixedDevice D = classifyFixedDevice(P->getDefaultArg());
       if (!D || !Seen.insert(P).second)
         continue;
       HardcodedDeviceSite Site;

@@ -124,7 +124,8 @@ bool nonNegative(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
     const uint64_t To = Ctx.getIntWidth(E->getType());
     const uint64_t From = Ctx.getIntWidth(Sub->getType());
     if (Sub->getType()->isUnsignedIntegerType())
-      return From < To || unsignedBelow(Sub, Ctx, uint64_t(1) << (To - 1));
+      return From < To ||
+             unsignedBelow(Sub, Ctx, static_cast<uint64_t>(1) << (To - 1));
     return From <= To && nonNegative(Sub, Ctx, Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -378,7 +379,7 @@ private:
   const Expr *onlyDefinition(const VarDecl *VD, const FunctionDecl *Fn) {
     if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit())
       return nullptr;
-    std::vector<const Expr *> Defs = Guards.finder(Fn).definitionsOf(VD);
+    const std::vector<const Expr *> Defs = Guards.finder(Fn).definitionsOf(VD);
     return Defs.size() == 1 ? VD->getInit() : nullptr;
   }
 
@@ -491,7 +492,7 @@ private:
         dyn_cast_or_null<CallExpr>(peelTemporaries(V->getInit()));
     if (!Make)
       return false;
-    enum { Produced, NeedsFill } Kind;
+    enum { Produced, NeedsFill } Kind = Produced;
     Count Whole;
     if (callFacts(Make) & op::IndexProducer) {
       Kind = Produced;

@@ -21,7 +21,7 @@ namespace torchtidy {
 
 using namespace ranges;
 
-int64_t IndexRangeAnalysis::Impl::ignoreIndexOf(const CallExpr *Call) {
+int64_t IndexRangeAnalysis::Impl::ignoreIndexOf(const CallExpr *Call) const {
   int64_t Value = -100;
   forEachOwnStmt(Call, [&](const Stmt *S) {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
@@ -68,7 +68,7 @@ const Stmt *IndexRangeAnalysis::Impl::offByOne(const Stmt *Guard,
   const Stmt *Found = nullptr;
   forEachOwnStmt(Guard, [&](const Stmt *S) {
     const Expr *L = nullptr, *R = nullptr;
-    BinaryOperatorKind K;
+    BinaryOperatorKind K = BO_LT;
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (!BO->isComparisonOp())
         return;
@@ -89,7 +89,7 @@ const Stmt *IndexRangeAnalysis::Impl::offByOne(const Stmt *Guard,
       return Max;
     };
     auto IsRows = [&](const Expr *E) {
-      Quantity Q = quantityOf(FD, E);
+      const Quantity Q = quantityOf(FD, E);
       return Q.known() && Q.sameBase(T.Rows) && Q.Offset == T.Rows.Offset;
     };
     // max <= rows (should be <), rows >= max, max > rows (should be >=).
@@ -193,7 +193,7 @@ IndexEvidence IndexRangeAnalysis::Impl::evidence(const FunctionDecl *FD,
   IndexGuardFinder &F = Guards.finder(FD);
   if (!F.valid())
     return None;
-  TableSize T = tableOf(FD, Site);
+  const TableSize T = tableOf(FD, Site);
   std::optional<IndexVar> V = indexVariable(Site.Index);
   if (V) {
     if (const Stmt *Guard = F.findGuard(*V, Call)) {
@@ -212,7 +212,7 @@ IndexEvidence IndexRangeAnalysis::Impl::evidence(const FunctionDecl *FD,
       return None;
     }
   }
-  IndexRange R = rangeOf(FD, Site.Index, Call);
+  const IndexRange R = rangeOf(FD, Site.Index, Call);
   IndexEvidence Here = fromRange(R, T, Site, Call, FD, Call);
   if (Here)
     return Here;
@@ -268,14 +268,14 @@ IndexEvidence IndexRangeAnalysis::Impl::evidence(const FunctionDecl *FD,
     for (const CallSite &CS : callersOf(FD)) {
       IndexRange Passed;
       if (IndexParam) {
-        unsigned I = IndexParam->getFunctionScopeIndex() + CS.FirstArg;
+        const unsigned I = IndexParam->getFunctionScopeIndex() + CS.FirstArg;
         if (I >= CS.Call->getNumArgs())
           continue;
         Passed = rangeOf(CS.Caller, CS.Call->getArg(I), CS.Call);
       } else {
         Passed = substitute(R, FD, CS.Caller, CS.Call);
       }
-      TableSize CT = tableInCaller(FD, Site, T, CS);
+      const TableSize CT = tableInCaller(FD, Site, T, CS);
       if (IndexEvidence E =
               fromRange(Passed, CT, Site, Call, CS.Caller, CS.Call)) {
         if (E.K == IndexEvidence::UnboundedLength)
@@ -404,7 +404,7 @@ bool IndexRangeAnalysis::Impl::comparesWithRows(const Stmt *Test,
                                                 const TableSize &T,
                                                 const FunctionDecl *FD) {
   auto IsRows = [&](const Expr *E) {
-    Quantity Q = quantityOf(FD, E);
+    const Quantity Q = quantityOf(FD, E);
     return Q.known() && Q.sameBase(T.Rows) && Q.Offset == T.Rows.Offset;
   };
   bool Found = false;
@@ -471,7 +471,7 @@ TableSize IndexRangeAnalysis::Impl::tableInCaller(const FunctionDecl *FD,
         Var && !Var->Field ? dyn_cast_or_null<ParmVarDecl>(Var->Base) : nullptr;
     if (!PVD || PVD->getDeclContext() != FD)
       return nullptr;
-    unsigned I = PVD->getFunctionScopeIndex() + CS.FirstArg;
+    const unsigned I = PVD->getFunctionScopeIndex() + CS.FirstArg;
     return I < CS.Call->getNumArgs() ? CS.Call->getArg(I) : nullptr;
   };
   IndexOpSite There = Site;

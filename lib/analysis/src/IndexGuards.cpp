@@ -58,7 +58,7 @@ bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
   if (!(Facts & op::BoundsClamp))
     return false;
   // Both bounds given explicitly (the method form has no self argument).
-  unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
+  const unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
   if (Call->getNumArgs() < First + 2)
     return false;
   for (unsigned I = First; I < First + 2; ++I) {
@@ -160,7 +160,7 @@ void collectRangeTests(const Stmt *S, llvm::SmallVectorImpl<IndexVar> &Out,
 bool isMutableTensorRef(QualType T) {
   if (!T->isLValueReferenceType())
     return false;
-  QualType Pointee = T->getPointeeType();
+  const QualType Pointee = T->getPointeeType();
   return !Pointee.isConstQualified() && isTensorType(Pointee);
 }
 
@@ -242,7 +242,7 @@ struct IndexGuardFinder::Impl {
   }
 
   void define(const ValueDecl *D, const Expr *Value, Point At) {
-    Definitions[D].push_back({Value, At});
+    Definitions[D].emplace_back(Value, At);
     DefinedAt.try_emplace(Value, At);
   }
 
@@ -279,12 +279,13 @@ struct IndexGuardFinder::Impl {
       unsigned I = 0;
       for (const CFGElement &Elem : *B) {
         auto CS = Elem.getAs<CFGStmt>();
-        unsigned Index = I++;
+        const unsigned Index = I++;
         if (!CS)
           continue;
         const Stmt *S = CS->getStmt();
         if (S->getBeginLoc().isMacroID()) {
-          SourceLocation Exp = checkIndexExpansion(S->getBeginLoc(), SM, LO);
+          const SourceLocation Exp =
+              checkIndexExpansion(S->getBeginLoc(), SM, LO);
           if (Exp.isValid())
             Macros[Exp.getRawEncoding()] = {Index, S};
         }
@@ -374,10 +375,10 @@ struct IndexGuardFinder::Impl {
       return;
     // Arguments, matched to parameters (an operator method's object is
     // argument 0).
-    unsigned Shift =
+    const unsigned Shift =
         isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
-      unsigned ParamIndex = A - Shift;
+      const unsigned ParamIndex = A - Shift;
       if (ParamIndex >= Callee->getNumParams())
         break;
       const Expr *Arg = Call->getArg(A);
@@ -386,7 +387,7 @@ struct IndexGuardFinder::Impl {
       std::optional<IndexVar> V = indexVariable(Arg);
       if (!V)
         continue;
-      QualType PT = Callee->getParamDecl(ParamIndex)->getType();
+      const QualType PT = Callee->getParamDecl(ParamIndex)->getType();
       if (isMutableTensorRef(PT) && directVariable(Arg) &&
           !isTorchFunction(Callee))
         addEvent(B, {Event::Write, *V, Index, S});
@@ -438,7 +439,7 @@ struct IndexGuardFinder::Impl {
           return true;
       return false;
     };
-    const unsigned End = ~0u;
+    const unsigned End = ~0U;
     if (G.Block == U.Block && G.Index < U.Index)
       return !WrittenIn(G.Block, G.Index + 1, U.Index);
     if (WrittenIn(G.Block, G.Index + 1, End))
@@ -497,7 +498,7 @@ struct IndexGuardFinder::Impl {
     for (const BranchGuard &BG : Branches) {
       if (!(BG.Var == V))
         continue;
-      Point G{BG.Successor, 0};
+      const Point G{BG.Successor, 0};
       if (dominates(G, U) && !writtenBetween(V, G, U))
         return BG.Condition;
     }
@@ -505,8 +506,8 @@ struct IndexGuardFinder::Impl {
       for (const Event &E : List) {
         if (!(E.Var == V))
           continue;
-        bool IsGuard = E.K == Event::Guard;
-        Point G{Block, E.Index + 1};
+        const bool IsGuard = E.K == Event::Guard;
+        const Point G{Block, E.Index + 1};
         if (!IsGuard && E.AssignedValue) {
           // `ids = ids.clamp(0, n - 1);` makes it safe from here on.
           if (!dominates(G, U) || writtenBetween(V, G, U))
@@ -545,7 +546,7 @@ struct IndexGuardFinder::Impl {
       const auto *DD = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl());
       if (!DD || !DD->getInit())
         return make(IndexOrigin::Unknown, IndexOrigin::None);
-      Point At = Cfg ? Fn->declaredAt(DD) : Point{};
+      const Point At = Cfg ? Fn->declaredAt(DD) : Point{};
       return classifyExpr(DD->getInit(), At ? At : P);
     }
     const auto *VD = dyn_cast<VarDecl>(V.Base);
@@ -566,7 +567,7 @@ struct IndexGuardFinder::Impl {
     IndexOrigin Result = make(IndexOrigin::Safe, IndexOrigin::None);
     bool First = true;
     for (const auto &[Value, At] : It->second) {
-      IndexOrigin O = classifyExpr(Value, At);
+      const IndexOrigin O = classifyExpr(Value, At);
       Result = First ? O : worst(Result, O);
       First = false;
     }
@@ -581,7 +582,7 @@ struct IndexGuardFinder::Impl {
       unsigned &D;
       DepthGuard(unsigned &D) : D(D) { ++D; }
       ~DepthGuard() { --D; }
-    } Guard(ClassifyDepth);
+    } const Guard(ClassifyDepth);
 
     E = peel::peel(E, peel::TensorValue);
     if (auto V = directVariable(E))
@@ -613,7 +614,7 @@ struct IndexGuardFinder::Impl {
       if (Source.K == IndexOrigin::Safe)
         return Source;
     }
-    StringRef Name = torchCalleeName(Call);
+    const StringRef Name = torchCalleeName(Call);
     if (!Name.empty()) {
       if (Facts & op::IndexProducer)
         return make(IndexOrigin::Safe, IndexOrigin::Producer, Call, nullptr,
@@ -662,7 +663,7 @@ struct IndexGuardFinder::Impl {
     const ParmVarDecl *PVD = FD->getParamDecl(Index);
     if (!isTensorType(PVD->getType().getNonReferenceType()))
       return false;
-    IndexVar V{PVD, nullptr};
+    const IndexVar V{PVD, nullptr};
     const CFGBlock &Exit = Cfg->getExit();
     unsigned Returns = 0;
     for (const auto &Pred : Exit.preds()) {
@@ -676,8 +677,7 @@ struct IndexGuardFinder::Impl {
       ++Returns;
       // `TORCH_CHECK(...)` as the last statement: the check's block itself
       // branches to the exit.
-      if (!findGuardAt(V, Point{B, static_cast<unsigned>(B->size())}) &&
-          !testsRange(B, V))
+      if (!findGuardAt(V, Point{B, B->size()}) && !testsRange(B, V))
         return false;
     }
     return Returns > 0;
@@ -695,7 +695,7 @@ bool IndexGuardFinder::valid() const { return P->Cfg != nullptr; }
 IndexOrigin IndexGuardFinder::classify(const Expr *Index, const Stmt *Use) {
   if (!valid())
     return {};
-  Point U = P->pointOf(Use);
+  const Point U = P->pointOf(Use);
   if (!U)
     return {};
   P->buildEvents();
@@ -730,7 +730,7 @@ IndexGuardFinder::reachingDefinitionsOf(const ValueDecl *D, const Stmt *Use) {
   if (!valid())
     return Out;
   P->buildEvents();
-  Point U = P->pointOf(Use);
+  const Point U = P->pointOf(Use);
   auto It = P->Definitions.find(D);
   if (!U || It == P->Definitions.end())
     return Out;
@@ -792,9 +792,9 @@ std::vector<IndexVar> IndexGuardFinder::testedVariables() {
   for (const auto &[Block, List] : P->Events)
     for (const Event &E : List)
       if (E.K == Event::Guard)
-        Found.push_back({E.S, E.Var});
+        Found.emplace_back(E.S, E.Var);
   for (const BranchGuard &BG : P->Branches)
-    Found.push_back({BG.Condition, BG.Var});
+    Found.emplace_back(BG.Condition, BG.Var);
   for (const CFGBlock *B : *P->Cfg) {
     const Stmt *Cond = B ? B->getTerminatorCondition() : nullptr;
     if (!Cond)
@@ -802,7 +802,7 @@ std::vector<IndexVar> IndexGuardFinder::testedVariables() {
     llvm::SmallVector<IndexVar, 2> Vars;
     collectRangeTests(Cond, Vars);
     for (const IndexVar &V : Vars)
-      Found.push_back({Cond, V});
+      Found.emplace_back(Cond, V);
   }
   const SourceManager &SM = P->Ctx.getSourceManager();
   std::sort(Found.begin(), Found.end(), [&](const auto &A, const auto &B) {
@@ -871,7 +871,7 @@ bool IndexGuardAnalysis::callGuardsArgument(const FunctionDecl *Callee,
     Helper = New.get();
     Finders[{Def, Depth}] = std::move(New);
   }
-  bool Guards = Helper->guardsParameter(Param);
+  const bool Guards = Helper->guardsParameter(Param);
   HelperMemo[Key] = Guards;
   return Guards;
 }

@@ -97,7 +97,7 @@ IndexRange IndexRangeAnalysis::Impl::containerRange(const FunctionDecl *FD,
                                                     const Expr *E) {
   if (!E || Depth > limits::OriginDepth)
     return IndexRange::opaque();
-  DepthGuard G(Depth);
+  const DepthGuard G(Depth);
   E = unwrap(E);
   // An element of a container of containers holds some of its values.
   while (const Expr *Whole = elementOf(E))
@@ -108,7 +108,7 @@ IndexRange IndexRangeAnalysis::Impl::containerRange(const FunctionDecl *FD,
     return R;
   }
   // `{prompt}`, `{a, b}`: a container made of these.
-  if (llvm::SmallVector<const Expr *, 4> Parts = listElements(E);
+  if (const llvm::SmallVector<const Expr *, 4> Parts = listElements(E);
       !Parts.empty()) {
     IndexRange R;
     for (const Expr *Part : Parts)
@@ -183,7 +183,7 @@ IndexRangeAnalysis::Impl::indexedParams(const FunctionDecl *FD) {
       if (std::optional<IndexVar> V = indexVariable(Site->Index))
         if (F.findGuard(*V, Call) || !F.rangeTestsOf(*V).empty())
           return;
-      IndexRange R = rangeOf(FD, Site->Index, Call);
+      const IndexRange R = rangeOf(FD, Site->Index, Call);
       for (const ParmVarDecl *P : R.Params)
         Add(P, IndexedParam{0, Call, *Site, FD, {}});
     });
@@ -208,7 +208,7 @@ IndexRangeAnalysis::Impl::indexedParams(const FunctionDecl *FD) {
         if (std::optional<IndexVar> V = indexVariable(Call->getArg(I));
             V && !F.rangeTestsOf(*V).empty())
           continue;
-        IndexRange Passed = valuesOf(FD, Call->getArg(I), Call);
+        const IndexRange Passed = valuesOf(FD, Call->getArg(I), Call);
         for (const ParmVarDecl *P : Passed.Params) {
           IndexedParam Found = Deeper;
           Found.Via.insert(Found.Via.begin(), Call);
@@ -229,7 +229,7 @@ IndexRangeAnalysis::indexedParams(const FunctionDecl *FD) {
 std::optional<OutsideValues>
 IndexRangeAnalysis::outsideArgument(const FunctionDecl *FD,
                                     const CallExpr *Call, const Expr *Arg) {
-  IndexRange R = P->valuesOf(FD, Arg, Call);
+  const IndexRange R = P->valuesOf(FD, Arg, Call);
   if (!R.External)
     return std::nullopt;
   return OutsideValues{R.External, R.How, R.ExternalSummary};

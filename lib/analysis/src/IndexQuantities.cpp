@@ -64,8 +64,8 @@ void IndexRangeAnalysis::Impl::addOffset(Quantity &Q, int64_t K) {
 
 Quantity IndexRangeAnalysis::Impl::minOfConditional(
     const FunctionDecl *FD, const ConditionalOperator *CO, const Expr *At) {
-  Quantity A = quantityOf(FD, CO->getTrueExpr());
-  Quantity B = quantityOf(FD, CO->getFalseExpr());
+  const Quantity A = quantityOf(FD, CO->getTrueExpr());
+  const Quantity B = quantityOf(FD, CO->getFalseExpr());
   if (!A.known() || !B.known())
     return {};
   llvm::SmallVector<Fact, 2> Facts;
@@ -85,7 +85,8 @@ Quantity IndexRangeAnalysis::Impl::minOfConditional(
   auto Same = [](const Quantity &X, const Quantity &Y) {
     return X.known() && X.sameBase(Y) && X.Offset == Y.Offset;
   };
-  Quantity S = quantityOf(FD, Small), L = quantityOf(FD, Large);
+  const Quantity S = quantityOf(FD, Small);
+  const Quantity L = quantityOf(FD, Large);
   if (!(Same(S, A) && Same(L, B)))
     return {};
   Quantity Q = A;
@@ -98,7 +99,7 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
                                               const Expr *E) {
   if (!E || Depth > limits::OriginDepth)
     return {};
-  DepthGuard G(Depth);
+  const DepthGuard G(Depth);
   const Expr *Written = E;
   E = unwrap(E);
   int64_t V = 0;
@@ -159,8 +160,8 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
     return {};
   const uint64_t Facts = callFacts(Call);
   if ((Facts & (op::StdMin | op::StdMax)) && Call->getNumArgs() == 2) {
-    Quantity A = quantityOf(FD, Call->getArg(0));
-    Quantity B = quantityOf(FD, Call->getArg(1));
+    const Quantity A = quantityOf(FD, Call->getArg(0));
+    const Quantity B = quantityOf(FD, Call->getArg(1));
     if (Facts & op::StdMax)
       return {}; // a lower bound says nothing of the end
     // min(a, b) is capped by both: keep the first, note the second.
@@ -220,7 +221,7 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
                                                   const Expr *E, int64_t Dim) {
   if (!E || Depth > limits::OriginDepth)
     return {};
-  DepthGuard G(Depth);
+  const DepthGuard G(Depth);
   E = unwrap(E);
   if (auto N = namedValue(E)) {
     const auto [Base, Field] = *N;
@@ -267,7 +268,7 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
   if (Facts & op::IntervalArange) {
     if (Dim != 0 && Dim != -1)
       return {};
-    unsigned N = writtenArgs(Call);
+    const unsigned N = writtenArgs(Call);
     const Expr *End = numericArgs(Call) >= 2 ? argAt(Call, 1) : argAt(Call, 0);
     const Expr *Start = numericArgs(Call) >= 2 ? argAt(Call, 0) : nullptr;
     (void)N;
@@ -292,7 +293,7 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
     llvm::SmallVector<const Expr *, 4> Sizes = listElements(argAt(Call, 0));
     if (Sizes.empty())
       return {};
-    int64_t D = Dim < 0 ? static_cast<int64_t>(Sizes.size()) + Dim : Dim;
+    const int64_t D = Dim < 0 ? static_cast<int64_t>(Sizes.size()) + Dim : Dim;
     if (D < 0 || D >= static_cast<int64_t>(Sizes.size()))
       return {};
     return quantityOf(FD, Sizes[D]);
@@ -305,7 +306,7 @@ unsigned IndexRangeAnalysis::Impl::numericArgs(const CallExpr *Call) {
   for (const Expr *A : Call->arguments()) {
     if (isa<CXXDefaultArgExpr>(A))
       break;
-    QualType T = A->getType();
+    const QualType T = A->getType();
     if (!(T->isIntegralOrEnumerationType() || T->isRealFloatingType())) {
       const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
       if (!isClass(RD, KnownClass::Scalar))
@@ -331,7 +332,7 @@ Quantity IndexRangeAnalysis::Impl::memberDim(const FieldDecl *Field,
   for (const MemberWrite &W : It->second.Writes) {
     if (W.IsNull || !W.Value || !W.Function)
       continue;
-    Quantity Q =
+    const Quantity Q =
         canonical(constructedDim(W.Function, W.Value, Dim), RD, W.Function);
     if (!Q.known())
       return {};
@@ -363,7 +364,7 @@ IndexRangeAnalysis::Impl::aliasesOf(const CXXRecordDecl *RD) {
             A.Structs[PVD] = Member;
             return;
           }
-      Quantity Q = quantityOf(Def, Value);
+      const Quantity Q = quantityOf(Def, Value);
       if (Q.K != Quantity::Named || !isa_and_nonnull<ParmVarDecl>(Q.Base))
         return;
       Quantity M = named(nullptr, Member, Value);
@@ -503,7 +504,7 @@ TableSize IndexRangeAnalysis::Impl::tableOf(const FunctionDecl *FD,
     for (const MemberWrite &W : It->second.Writes) {
       if (W.IsNull || !W.Value || !W.Function)
         continue;
-      Quantity Q =
+      const Quantity Q =
           canonical(rowsOfConstruction(W.Function, W.Value), RD, W.Function);
       if (!Q.known())
         return T;

@@ -185,7 +185,7 @@ bool isCropCall(const Expr *E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(unwrap(E));
   if (!Call)
     return false;
-  uint64_t Facts = callFacts(Call);
+  const uint64_t Facts = callFacts(Call);
   if (Facts & op::Slices)
     return true;
   // Tensor::index with a Slice among its indices.
@@ -231,21 +231,21 @@ std::string describeQuantity(const Quantity &Q, const ASTContext &Ctx,
   case Quantity::Constant:
     return std::to_string(Q.Offset + Delta);
   case Quantity::Named: {
-    std::string Name = Q.Field && Q.Base
-                           ? nameOf(Q.Base) + "." + nameOf(Q.Field)
-                       : Q.Field ? nameOf(Q.Field)
-                                 : nameOf(Q.Base);
+    const std::string Name = Q.Field && Q.Base
+                                 ? nameOf(Q.Base) + "." + nameOf(Q.Field)
+                             : Q.Field ? nameOf(Q.Field)
+                                       : nameOf(Q.Base);
     return withOffset(Name, Q.Offset + Delta);
   }
   case Quantity::Runtime:
     break;
   }
   if (Q.Origin) {
-    CharSourceRange Range = Lexer::makeFileCharRange(
+    const CharSourceRange Range = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(Q.Origin->getSourceRange()),
         Ctx.getSourceManager(), Ctx.getLangOpts());
     if (Range.isValid()) {
-      std::string Text =
+      const std::string Text =
           Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts())
               .trim()
               .str();

@@ -202,7 +202,7 @@ struct IndexRangeAnalysis::Impl {
   /// positions along every dimension: nothing. Nothing too when the
   /// dimension is not a constant, or the op reads the flattened tensor
   /// (argmax() with no dim).
-  std::optional<int64_t> producerDim(const clang::CallExpr *Call);
+  std::optional<int64_t> producerDim(const clang::CallExpr *Call) const;
 
   /// What an index producer gives (argmax, topk, sort, argsort,
   /// multinomial, nonzero): positions along the dimension it works over, in
@@ -432,7 +432,7 @@ struct IndexRangeAnalysis::Impl {
   //--- Evidence ----------------------------------------------------------
 
   /// A loss's ignore_index: -100 unless its options give another.
-  int64_t ignoreIndexOf(const clang::CallExpr *Call);
+  int64_t ignoreIndexOf(const clang::CallExpr *Call) const;
 
   /// The value \p V is outside [0, Rows).
   bool outside(const Quantity &V, const Quantity &Rows);

@@ -41,7 +41,7 @@ void IndexRangeAnalysis::Impl::buildCallers() {
         }
       }
       if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee())) {
-        unsigned First =
+        const unsigned First =
             isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
         (*Callers)[Def].push_back({Caller, Call, First});
       }
@@ -94,7 +94,7 @@ void IndexRangeAnalysis::Impl::factsOf(const Expr *Cond, bool Holds,
       factsOf(Call->getArg(0), Holds, Out, Depth + 1);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
         Op && Op->isComparisonOp() && Op->getNumArgs() == 2) {
-      BinaryOperatorKind K =
+      const BinaryOperatorKind K =
           BinaryOperator::getOverloadedOpcode(Op->getOperator());
       if (K != BO_Cmp)
         Out.push_back({Op->getArg(0), Holds ? K : negated(K), Op->getArg(1)});
@@ -138,7 +138,8 @@ bool IndexRangeAnalysis::Impl::implies(const FunctionDecl *FD, const Fact &F,
   }
   if (Op != BO_LT && Op != BO_LE && Op != BO_EQ)
     return false;
-  Quantity S = quantityOf(FD, Small), L = quantityOf(FD, Large);
+  const Quantity S = quantityOf(FD, Small);
+  const Quantity L = quantityOf(FD, Large);
   const int64_t Slack = Op == BO_LT ? -1 : 0;
   if (boundedBy(S, L, Slack, Len, Rows))
     return true;
@@ -319,7 +320,7 @@ bool IndexRangeAnalysis::Impl::relatesInFunction(const FunctionDecl *FD,
   if (!VD)
     return false;
   IndexGuardFinder &F = Guards.finder(FD);
-  std::vector<const Expr *> Defs = F.definitionsOf(VD);
+  const std::vector<const Expr *> Defs = F.definitionsOf(VD);
   if (Defs.empty())
     return false;
   bool Before = false, AllWithin = true;
@@ -414,11 +415,11 @@ bool IndexRangeAnalysis::Impl::keepsIncoming(const FunctionDecl *FD,
 bool IndexRangeAnalysis::Impl::callersBound(
     const FunctionDecl *FD, const ParmVarDecl *Param, const Quantity &Hi,
     const Quantity &Rows, const CallExpr *&Unbounded, unsigned Level) {
-  llvm::ArrayRef<CallSite> Sites = callersOf(FD);
+  const llvm::ArrayRef<CallSite> Sites = callersOf(FD);
   if (Sites.empty())
     return !NoCallerIsUnbounded;
   for (const CallSite &CS : Sites) {
-    unsigned I = Param->getFunctionScopeIndex() + CS.FirstArg;
+    const unsigned I = Param->getFunctionScopeIndex() + CS.FirstArg;
     if (I >= CS.Call->getNumArgs()) {
       Unbounded = CS.Call;
       return false;

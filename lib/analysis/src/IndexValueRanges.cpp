@@ -20,7 +20,7 @@ namespace torchtidy {
 using namespace ranges;
 
 std::optional<int64_t>
-IndexRangeAnalysis::Impl::producerDim(const CallExpr *Call) {
+IndexRangeAnalysis::Impl::producerDim(const CallExpr *Call) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return std::nullopt;
@@ -157,7 +157,7 @@ IndexRangeAnalysis::Impl::calledOutside(const FunctionDecl *FD,
   if (const FunctionDecl *Def = definitionOf(Callee)) {
     if (Def == FD || Depth > limits::HelperDepth * 2)
       return std::nullopt;
-    DepthGuard G(Depth);
+    const DepthGuard G(Depth);
     return returnedOutside(Def);
   }
   if (!FollowSummaries || !isDeclaredElsewhere(Callee))
@@ -198,7 +198,7 @@ IndexRangeAnalysis::Impl::returnedOutside(const FunctionDecl *Def) {
       return;
     const Expr *V = Ret->getRetValue();
     if (Tensor) {
-      IndexRange R = rangeOf(Def, V, nullptr);
+      const IndexRange R = rangeOf(Def, V, nullptr);
       if (R.External)
         Found = OutsideValues{R.External, R.How, R.ExternalSummary};
       return;
@@ -274,7 +274,7 @@ IndexRangeAnalysis::Impl::loopRange(const FunctionDecl *FD, const VarDecl *VD) {
           (CA && CA->getOpcode() == BO_AddAssign &&
            evaluateInt(CA->getRHS(), Ctx, Step) && Step > 0)))
       return;
-    Quantity Lo = quantityOf(FD, VD->getInit());
+    const Quantity Lo = quantityOf(FD, VD->getInit());
     Quantity Hi = quantityOf(FD, Cond->getRHS());
     if (!Lo.known() || !Hi.known())
       return;
@@ -362,7 +362,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
                                              const Expr *E, const Stmt *Use) {
   if (!E || Depth > limits::OriginDepth)
     return IndexRange::opaque();
-  DepthGuard G(Depth);
+  const DepthGuard G(Depth);
   E = unwrap(E);
   IndexGuardFinder &F = Guards.finder(FD);
   if (std::optional<IndexVar> V = directVariable(E)) {
@@ -407,7 +407,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
         } else if (Value) {
           // A tensor written in: its values from outside or from a
           // parameter join these (what else it holds is left as before).
-          IndexRange Written = rangeOf(FD, Value, nullptr);
+          const IndexRange Written = rangeOf(FD, Value, nullptr);
           if (Written.External || !Written.Params.empty()) {
             IndexRange Kept;
             Kept.External = Written.External;
@@ -495,12 +495,12 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
     // arange(end) / arange(start, end), randint(high) / randint(low, high):
     // [start, end).
     if (Facts & (op::IntervalArange | op::IntervalRandint)) {
-      unsigned N = numericArgs(Call);
+      const unsigned N = numericArgs(Call);
       if (N == 0)
         return IndexRange::opaque();
-      Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
-                           : Quantity::constant(0, nullptr);
-      Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
+      const Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
+                                 : Quantity::constant(0, nullptr);
+      const Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
       return interval(Lo, Hi, Call);
     }
     if (Facts & op::IntervalRandperm)
@@ -514,7 +514,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
         return R;
       }
       // torch::tensor({i}) of loop variables.
-      if (llvm::SmallVector<const Expr *, 4> Elems =
+      if (const llvm::SmallVector<const Expr *, 4> Elems =
               listElements(argAt(Call, 0));
           !Elems.empty()) {
         IndexRange R;
@@ -548,7 +548,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
     }
     if (Facts & op::Concatenates) {
       IndexRange R;
-      llvm::SmallVector<const Expr *, 4> Parts = listElements(argAt(Call, 0));
+      const llvm::SmallVector<const Expr *, 4> Parts =
+          listElements(argAt(Call, 0));
       if (Parts.empty())
         return IndexRange::opaque();
       for (const Expr *Part : Parts)
@@ -615,7 +616,7 @@ IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
     return Bound(quantityOf(FD, Min), Hi);
   }
   if (Facts & op::BoundsModulo) {
-    Quantity N = quantityOf(FD, argAt(Call, 1));
+    const Quantity N = quantityOf(FD, argAt(Call, 1));
     if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
       return IndexRange::opaque();
     const bool Fmod =
@@ -756,11 +757,11 @@ Quantity IndexRangeAnalysis::Impl::substitute(Quantity Q,
   const auto *PVD = dyn_cast_or_null<ParmVarDecl>(Q.Base);
   if (!PVD || PVD->getDeclContext() != Callee || Q.Field)
     return Q;
-  unsigned First = isa<CXXOperatorCallExpr>(Call) &&
-                           isa<CXXMethodDecl>(Call->getDirectCallee())
-                       ? 1
-                       : 0;
-  unsigned I = PVD->getFunctionScopeIndex() + First;
+  const unsigned First = isa<CXXOperatorCallExpr>(Call) &&
+                                 isa<CXXMethodDecl>(Call->getDirectCallee())
+                             ? 1
+                             : 0;
+  const unsigned I = PVD->getFunctionScopeIndex() + First;
   if (I >= Call->getNumArgs())
     return {};
   if (Q.K == Quantity::Runtime) {

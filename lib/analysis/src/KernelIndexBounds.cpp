@@ -32,7 +32,8 @@ bool FunctionScan::buildCfg() {
 }
 
 bool FunctionScan::dominates(const Stmt *A, const Stmt *B) {
-  Point PA = Fn->pointOf(A), PB = Fn->pointOf(B);
+  const Point PA = Fn->pointOf(A);
+  const Point PB = Fn->pointOf(B);
   if (!PA.Block || !PB.Block)
     return false;
   if (PA.Block == PB.Block)
@@ -85,7 +86,7 @@ FunctionScan::uncovered(const UncheckedIndexLoad &U, const VarDecl *V,
   auto [It, New] = Memo.try_emplace(V, false);
   if (!New)
     return It->second ? nullptr : V; // in progress: a cycle bounds nothing
-  llvm::SmallPtrSet<const VarDecl *, 2> Self = {V};
+  const llvm::SmallPtrSet<const VarDecl *, 2> Self = {V};
   if (compared(U, Self, nullptr)) {
     Memo[V] = true;
     return nullptr;
@@ -105,7 +106,7 @@ FunctionScan::uncovered(const UncheckedIndexLoad &U, const VarDecl *V,
 }
 
 bool FunctionScan::bounded(UncheckedIndexLoad &U) {
-  llvm::SmallPtrSet<const VarDecl *, 4> None;
+  const llvm::SmallPtrSet<const VarDecl *, 4> None;
   if (compared(U, None, nullptr))
     return true; // the whole offset
   llvm::SmallPtrSet<const VarDecl *, 4> Direct;
@@ -152,7 +153,7 @@ bool FunctionScan::assertedBefore(
     const UncheckedIndexLoad &U,
     const llvm::SmallPtrSetImpl<const VarDecl *> &Vars) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation At = SM.getFileLoc(U.Access->getBeginLoc());
+  const SourceLocation At = SM.getFileLoc(U.Access->getBeginLoc());
   llvm::StringSet<> Names;
   for (const VarDecl *V : Vars)
     Names.insert(V->getName());
@@ -180,8 +181,8 @@ bool FunctionScan::assertedBefore(
       const auto *CS = dyn_cast<CompoundStmt>(S);
       if (!CS)
         return;
-      SourceLocation B = SM.getFileLoc(CS->getLBracLoc());
-      SourceLocation E = SM.getFileLoc(CS->getRBracLoc());
+      const SourceLocation B = SM.getFileLoc(CS->getLBracLoc());
+      const SourceLocation E = SM.getFileLoc(CS->getRBracLoc());
       if (SM.isBeforeInTranslationUnit(B, M.Loc) &&
           SM.isBeforeInTranslationUnit(M.Loc, E))
         Inner = CS;

@@ -49,7 +49,7 @@ bool pointsToIndices(QualType T) {
 bool isClamp(const CallExpr *Call) {
   if (callFacts(Call) & (op::StdMin | op::StdMax))
     return true;
-  StringRef N = calleeName(Call);
+  const StringRef N = calleeName(Call);
   return N == "min" || N == "max" || N == "fmin" || N == "fmax" ||
          N == "fminf" || N == "fmaxf" || N == "clamp";
 }
@@ -185,8 +185,8 @@ bool FunctionScan::inLoop(const Expr *E) {
     });
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation L = SM.getFileLoc(E->getBeginLoc());
-  for (SourceRange R : Loops)
+  const SourceLocation L = SM.getFileLoc(E->getBeginLoc());
+  for (const SourceRange R : Loops)
     if (!SM.isBeforeInTranslationUnit(L, SM.getFileLoc(R.getBegin())) &&
         !SM.isBeforeInTranslationUnit(SM.getFileLoc(R.getEnd()), L))
       return true;
@@ -202,8 +202,8 @@ const Stmt *FunctionScan::statementOf(const Expr *E) {
     if (!CS)
       return;
     for (const Stmt *Child : CS->body()) {
-      SourceLocation B = SM.getFileLoc(Child->getBeginLoc());
-      SourceLocation End = SM.getFileLoc(Child->getEndLoc());
+      const SourceLocation B = SM.getFileLoc(Child->getBeginLoc());
+      const SourceLocation End = SM.getFileLoc(Child->getEndLoc());
       if (!SM.isBeforeInTranslationUnit(At, B) &&
           !SM.isBeforeInTranslationUnit(End, At))
         Best = Child; // pre-order: inner statements come later

@@ -26,7 +26,7 @@ using namespace kernelindex;
 void FunctionScan::findSources() {
   if (Device) {
     for (const ParmVarDecl *P : FD->parameters()) {
-      QualType T = P->getType().getNonReferenceType();
+      const QualType T = P->getType().getNonReferenceType();
       if (pointsToIndices(T) || T->isRecordType())
         Sources.insert(P);
     }
@@ -111,7 +111,7 @@ const Expr *FunctionScan::rawDataTensor(const Expr *Init) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(ignoreCasts(Init));
   if (!MC || !(callFacts(MC) & op::RawData))
     return nullptr;
-  QualType T = MC->getType();
+  const QualType T = MC->getType();
   bool Indices = pointsToIndices(T);
   if (!Indices)
     if (const auto *Spec =
@@ -323,7 +323,7 @@ void FunctionScan::propagate(const Stmt *Body) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
           if (VD->getInit() && isIndexType(VD->getType()))
-            Defs.push_back({VD, VD->getInit()});
+            Defs.emplace_back(VD, VD->getInit());
       return;
     }
     const auto *BO = dyn_cast<BinaryOperator>(S);
@@ -332,7 +332,7 @@ void FunctionScan::propagate(const Stmt *Body) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(ignoreCasts(BO->getLHS())))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         if (isIndexType(VD->getType()) && !VD->getType()->isReferenceType())
-          Defs.push_back({VD, BO->getRHS()});
+          Defs.emplace_back(VD, BO->getRHS());
   });
   bool Changed = true;
   while (Changed) {

@@ -115,7 +115,7 @@ bool inMacroNamed(SourceLocation Loc, const SourceManager &SM,
                   const LangOptions &LO, const llvm::StringSet<> &Names,
                   SourceLocation *ExpansionOut) {
   for (unsigned I = 0; Loc.isMacroID() && I < limits::MacroDepth; ++I) {
-    llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
+    const llvm::StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
     if (Names.contains(Name)) {
       if (ExpansionOut)
         *ExpansionOut = SM.getExpansionLoc(Loc);
@@ -199,7 +199,7 @@ bool isDispatchType(QualType T, const SourceManager &SM) {
   const auto *TT = T->getAs<TypedefType>();
   if (!TT)
     return false;
-  SourceLocation L = TT->getDecl()->getLocation();
+  const SourceLocation L = TT->getDecl()->getLocation();
   return L.isMacroID() && SM.isInSystemHeader(SM.getSpellingLoc(L));
 }
 
@@ -453,10 +453,10 @@ KernelLaunchAnalysis::argumentIssues(const FunctionDecl *FD) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || isTorchFunction(Callee) || !isUserDecl(Callee))
       return;
-    unsigned Shift =
+    const unsigned Shift =
         isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
-      Impl::LauncherAnswer Answer = P->launcher(Callee, A - Shift, 0);
+      const Impl::LauncherAnswer Answer = P->launcher(Callee, A - Shift, 0);
       if (Answer.Is)
         P->checkArgument(Call->getArg(A), Call, FD, Callee, &Answer, A - Shift,
                          Out);
@@ -468,7 +468,7 @@ KernelLaunchAnalysis::argumentIssues(const FunctionDecl *FD) {
 bool KernelLaunchAnalysis::isLauncherParam(const FunctionDecl *Callee,
                                            unsigned Param,
                                            const Expr **LaunchOut) {
-  Impl::LauncherAnswer A = P->launcher(Callee, Param, 0);
+  const Impl::LauncherAnswer A = P->launcher(Callee, Param, 0);
   if (LaunchOut)
     *LaunchOut = A.Launch;
   return A.Is;

@@ -379,7 +379,7 @@ struct KernelLaunchAnalysis::Impl {
 
   /// `x.numel()`, `x.size(d)`, `x.sizes()[d]`: the tensor, the method and
   /// the dim (AnyDim when it is not a constant); else nothing.
-  std::optional<NonZero::Size> sizeRead(const clang::Expr *E);
+  std::optional<NonZero::Size> sizeRead(const clang::Expr *E) const;
 
   /// Adds to \p Out what \p Count not being 0 proves is not 0: the count,
   /// what a local holds (its one definition), both factors of a product,
@@ -396,7 +396,7 @@ struct KernelLaunchAnalysis::Impl {
 
   /// \p E is a count that \p Known proves is not 0: a local of it, or a
   /// size of a tensor whose same size, or numel(), is in it.
-  bool isNonZero(const clang::Expr *E, const NonZero &Known);
+  bool isNonZero(const clang::Expr *E, const NonZero &Known) const;
 
   /// The value of a grid or block dimension when every size read from a
   /// tensor is 0; nothing when the model cannot tell. \p Leaf gets the

@@ -100,9 +100,9 @@ void KernelLaunchAnalysis::Impl::applyOptions(TensorFacts &F,
                                               const Expr *Opts, const Stmt *Use,
                                               const FunctionDecl *UseFn,
                                               unsigned Depth) {
-  DeviceClass D = Opts ? classifyDevice(Opts) : DeviceClass::NotADevice;
+  const DeviceClass D = Opts ? classifyDevice(Opts) : DeviceClass::NotADevice;
   if (const Expr *Owner = optionsOwner(Opts)) {
-    TensorFacts From = resolve(Owner, Use, UseFn, Depth + 1);
+    const TensorFacts From = resolve(Owner, Use, UseFn, Depth + 1);
     F.Device = From.Device;
     F.Dtype = From.Dtype;
     F.DtypeAt = From.DtypeAt;
@@ -117,7 +117,7 @@ void KernelLaunchAnalysis::Impl::applyOptions(TensorFacts &F,
   } else {
     F.Device = {};
   }
-  if (std::string Dt = dtypeOf(Opts); !Dt.empty()) {
+  if (const std::string Dt = dtypeOf(Opts); !Dt.empty()) {
     F.Dtype = Dt;
     F.DtypeAt = Opts;
     F.DtypeVar = nullptr;
@@ -162,7 +162,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
           if (!F.Dtype.empty() && !F.DtypeVar)
             F.DtypeVar = VD;
         }
-    unsigned Checked = provenAt(&*V, Use, UseFn);
+    const unsigned Checked = provenAt(&*V, Use, UseFn);
     if (Checked & Guard::Cuda)
       F.Device = {PropState::Proven, nullptr, "", nullptr};
     if (Checked & Guard::Contig)
@@ -189,21 +189,21 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
         if (isa<CXXDefaultArgExpr>(A))
           continue;
         if (isTensorType(A->getType())) {
-          TensorFacts Other = resolve(A, Use, UseFn, Depth + 1);
+          const TensorFacts Other = resolve(A, Use, UseFn, Depth + 1);
           F.Device = Other.Device;
           F.Dtype = Other.Dtype;
           F.DtypeAt = Other.DtypeAt;
           F.DtypeFactory = Other.DtypeFactory;
           continue;
         }
-        DeviceClass D = classifyDevice(A);
+        const DeviceClass D = classifyDevice(A);
         if (D == DeviceClass::CUDA)
           F.Device = {PropState::Proven, MC, "", nullptr};
         else if (D == DeviceClass::CPU)
           F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
         else if (D == DeviceClass::Configurable)
           F.Device = {};
-        if (std::string Dt = dtypeOf(A); !Dt.empty()) {
+        if (const std::string Dt = dtypeOf(A); !Dt.empty()) {
           F.Dtype = Dt;
           F.DtypeAt = A;
           F.DtypeVar = nullptr;
@@ -234,12 +234,12 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
     F = resolve(Call->getArg(0), Use, UseFn, Depth + 1);
     const Expr *Opts = nullptr;
     if (optionsArgument(Call, Opts) && Opts) {
-      DeviceClass D = classifyDevice(Opts);
+      const DeviceClass D = classifyDevice(Opts);
       if (D == DeviceClass::CUDA)
         F.Device = {PropState::Proven, Call, "", nullptr};
       else if (D == DeviceClass::CPU)
         F.Device = {PropState::Against, Call, "on the CPU", nullptr};
-      if (std::string Dt = dtypeOf(Opts); !Dt.empty()) {
+      if (const std::string Dt = dtypeOf(Opts); !Dt.empty()) {
         F.Dtype = Dt;
         F.DtypeAt = Opts;
         F.DtypeVar = nullptr;
@@ -284,7 +284,7 @@ std::optional<RawView> KernelLaunchAnalysis::Impl::rawView(const Expr *A,
   RawView V;
   V.Call = MC;
   V.Tensor = MC->getImplicitObjectArgument();
-  QualType T = MC->getType();
+  const QualType T = MC->getType();
   // The element type as written (`data_ptr<int64_t>`, `scalar_t`), which
   // the instantiated return type has lost.
   QualType Written;
@@ -294,7 +294,7 @@ std::optional<RawView> KernelLaunchAnalysis::Impl::rawView(const Expr *A,
           TemplateArgument::Type)
     Written = ME->getTemplateArgs()[0].getArgument().getAsType();
   if (T->isPointerType()) {
-    QualType Pointee = T->getPointeeType();
+    const QualType Pointee = T->getPointeeType();
     V.Typed = !Pointee->isVoidType();
     V.Element = !V.Typed ? CastElement : !Written.isNull() ? Written : Pointee;
   } else if (isAccessorType(T)) {
@@ -342,7 +342,7 @@ KernelLaunchAnalysis::Impl::launcher(const FunctionDecl *Callee, unsigned Param,
   const FunctionDecl *Decl = Def ? Def : Callee;
   if (Param >= Decl->getNumParams() || !isUserDecl(Decl))
     return {};
-  QualType PT = Decl->getParamDecl(Param)->getType();
+  const QualType PT = Decl->getParamDecl(Param)->getType();
   if (!PT->isPointerType() && !isAccessorType(PT))
     return {};
   if (!Def || !Def->getBody()) {
@@ -382,13 +382,13 @@ KernelLaunchAnalysis::Impl::launcher(const FunctionDecl *Callee, unsigned Param,
           Answer = {true, L};
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Next = Call->getDirectCallee();
-      unsigned Shift =
+      const unsigned Shift =
           isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Next)
               ? 1
               : 0;
       for (unsigned A = Shift; Next && A < Call->getNumArgs(); ++A)
         if (passedParam(Call->getArg(A), Def) == PVD) {
-          LauncherAnswer Inner = launcher(Next, A - Shift, Depth + 1);
+          const LauncherAnswer Inner = launcher(Next, A - Shift, Depth + 1);
           if (Inner.Is)
             Answer = {true, Inner.Launch ? Inner.Launch : Call, nullptr};
         }
@@ -427,7 +427,7 @@ KernelLaunchAnalysis::Impl::dispatchedTensor(QualType Element) const {
   for (unsigned I = 0; E && I < limits::DeviceValueSteps; ++I) {
     E = unwrap(E);
     if (const CXXMemberCallExpr *MC = tensorMethodCall(E)) {
-      QualType T = MC->getType();
+      const QualType T = MC->getType();
       if (isScalarTypeEnum(T) || isTypeMeta(T) || isDeprecatedTypeProperties(T))
         return MC->getImplicitObjectArgument();
       return nullptr;
@@ -459,7 +459,7 @@ void KernelLaunchAnalysis::Impl::checkDispatchedView(
   const Expr *On = dispatchedTensor(View.Element);
   if (!On)
     return;
-  TensorFacts Dispatched = resolve(On, Sink, FD);
+  const TensorFacts Dispatched = resolve(On, Sink, FD);
   if (Dispatched.DtypeChecked)
     return;
   if (!Dispatched.Dtype.empty()) {
@@ -484,7 +484,7 @@ void KernelLaunchAnalysis::Impl::checkArgument(
   std::optional<RawView> View = rawView(Arg);
   if (!View)
     return;
-  TensorFacts F = resolve(View->Tensor, Sink, FD);
+  const TensorFacts F = resolve(View->Tensor, Sink, FD);
   KernelArgIssue Base;
   Base.Sink = Sink;
   Base.Launcher = Launcher;

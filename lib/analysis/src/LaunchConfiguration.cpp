@@ -25,7 +25,7 @@ namespace torchtidy {
 using namespace launches;
 
 std::optional<KernelLaunchAnalysis::Impl::NonZero::Size>
-KernelLaunchAnalysis::Impl::sizeRead(const Expr *E) {
+KernelLaunchAnalysis::Impl::sizeRead(const Expr *E) const {
   E = unwrap(E);
   auto WithDim = [&](NonZero::Size S, const Expr *Dim) {
     Expr::EvalResult R;
@@ -102,7 +102,7 @@ void KernelLaunchAnalysis::Impl::addUnchanged(NonZero &Out,
 }
 
 bool KernelLaunchAnalysis::Impl::isNonZero(const Expr *E,
-                                           const NonZero &Known) {
+                                           const NonZero &Known) const {
   E = unwrap(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -195,7 +195,7 @@ std::optional<int64_t> KernelLaunchAnalysis::Impl::valueWhenEmptyOf(
         dyn_cast_or_null<CXXConstructExpr>(unwrap(singleDefinition(VD)));
     if (!Ctor || Field->getFieldIndex() >= 3)
       return std::nullopt;
-    unsigned Index = Field->getFieldIndex();
+    const unsigned Index = Field->getFieldIndex();
     if (Index >= Ctor->getNumArgs() ||
         isa<CXXDefaultArgExpr>(Ctor->getArg(Index)))
       return 1;
@@ -343,7 +343,7 @@ KernelLaunchAnalysis::Impl::gridCandidates(const Expr *Grid,
   IndexGuardFinder &Finder = GuardAnalysis.finder(Owner);
   const IndexVar Whole{VD, nullptr};
   std::vector<const Expr *> Defs = Finder.definitionsOf(VD);
-  std::vector<const Stmt *> Writes = Finder.writesOf(Whole);
+  const std::vector<const Stmt *> Writes = Finder.writesOf(Whole);
   // Each write is the declaration or defines a value: nothing else (a
   // call that takes it by reference) changes it, and no field is set.
   if (!Finder.valid() || Writes.size() != Defs.size() ||
@@ -372,7 +372,7 @@ KernelLaunchAnalysis::Impl::failure(const KernelLaunchSite &Site) {
   for (const Expr *D : dimensions(Config->getArg(1))) {
     if (!D)
       continue;
-    Expr::EvalResult R;
+    const Expr::EvalResult R;
     const Expr *Leaf = nullptr;
     const VarDecl *Via = nullptr;
     auto V = valueWhenEmpty(D, Leaf, Via);
@@ -402,7 +402,7 @@ bool KernelLaunchAnalysis::Impl::emptyGrid(const KernelLaunchSite &Site,
   std::optional<NonZero> Known;
   unsigned Dim = 0;
   for (const Expr *D : Dims) {
-    unsigned This = Dim++;
+    const unsigned This = Dim++;
     if (!D)
       continue;
     const Expr *Leaf = nullptr;

@@ -133,24 +133,31 @@ void KernelLaunchAnalysis::Impl::atomsWhen(
   if (!C || Depth > limits::SearchDepth)
     return;
   C = C->IgnoreParens();
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
-    return atomsWhen(EWC->getSubExpr(), Truth, Atom, Depth + 1);
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(C)) {
+    atomsWhen(EWC->getSubExpr(), Truth, Atom, Depth + 1);
+    return;
+  }
   // C10_LIKELY(c): `__builtin_expect(static_cast<bool>(c), 1)`, a long
   // converted to bool.
   if (const auto *Expect =
           dyn_cast<CallExpr>(C->IgnoreParenImpCasts()->IgnoreParens());
       Expect && Expect->getNumArgs() == 2 &&
-      Expect->getBuiltinCallee() == Builtin::BI__builtin_expect)
-    return atomsWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Atom,
-                     Depth + 1);
+      Expect->getBuiltinCallee() == Builtin::BI__builtin_expect) {
+    atomsWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Atom, Depth + 1);
+    return;
+  }
   if (const auto *Cast = dyn_cast<CastExpr>(C);
       Cast && C->getType()->isBooleanType() &&
       (Cast->getCastKind() == CK_NoOp ||
-       Cast->getCastKind() == CK_LValueToRValue))
-    return atomsWhen(Cast->getSubExpr(), Truth, Atom, Depth + 1);
+       Cast->getCastKind() == CK_LValueToRValue)) {
+    atomsWhen(Cast->getSubExpr(), Truth, Atom, Depth + 1);
+    return;
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(C);
-      UO && UO->getOpcode() == UO_LNot)
-    return atomsWhen(UO->getSubExpr(), !Truth, Atom, Depth + 1);
+      UO && UO->getOpcode() == UO_LNot) {
+    atomsWhen(UO->getSubExpr(), !Truth, Atom, Depth + 1);
+    return;
+  }
   if (auto [L, R, Op] = binaryOperands(C);
       L && R && ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth))) {
     atomsWhen(L, Truth, Atom, Depth + 1);
@@ -203,7 +210,7 @@ void KernelLaunchAnalysis::Impl::testsWhen(const Expr *C, bool Truth,
       return;
     for (auto [X, Y] : {std::pair{L, R}, std::pair{R, L}}) {
       if (auto V = deviceOwner(X)) {
-        DeviceClass D = classifyDevice(Y);
+        const DeviceClass D = classifyDevice(Y);
         if ((Op == BO_EQ && D == DeviceClass::CUDA) ||
             (Op == BO_NE && D == DeviceClass::CPU))
           Add(V, Guard::Cuda);
@@ -311,7 +318,7 @@ unsigned KernelLaunchAnalysis::Impl::callGuardsOn(const CallExpr *Call,
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || isTorchFunction(Callee) || isa<CUDAKernelCallExpr>(Call))
     return 0;
-  unsigned Shift =
+  const unsigned Shift =
       isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
   unsigned Props = 0;
   for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
@@ -437,13 +444,13 @@ KernelLaunchAnalysis::Impl::guardsOf(const FunctionDecl *FD) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (!Callee || isTorchFunction(Callee) || isa<CUDAKernelCallExpr>(Call))
         return;
-      unsigned Shift =
+      const unsigned Shift =
           isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
       for (unsigned A = Shift; A < Call->getNumArgs(); ++A) {
         auto V = directVariable(Call->getArg(A));
         if (!V || V->Field)
           continue;
-        if (unsigned Props = helperGuards(Callee, A - Shift, 0)) {
+        if (const unsigned Props = helperGuards(Callee, A - Shift, 0)) {
           Guard G;
           G.Props = Props;
           G.Var = *V;
@@ -526,7 +533,8 @@ unsigned KernelLaunchAnalysis::Impl::provenAt(const IndexVar *V,
     }
     Cur = P;
   }
-  return V ? Props & ~unsigned(Guard::NonEmpty) : Props & Guard::NonEmpty;
+  return V ? Props & ~static_cast<unsigned>(Guard::NonEmpty)
+           : Props & Guard::NonEmpty;
 }
 
 const Expr *KernelLaunchAnalysis::Impl::singleDefinition(const VarDecl *VD) {

@@ -161,7 +161,7 @@ bool recordOfOnly(const CXXRecordDecl *RD, const Dtype &D,
   for (const FieldDecl *F : RD->fields()) {
     if (F->isBitField())
       return false;
-    QualType T = F->getType();
+    const QualType T = F->getType();
     if (T->isDependentType() || T->isIncompleteType())
       return false;
     if (compareElements(T, D, Ctx) != ElementMatch::Same)
@@ -310,7 +310,7 @@ std::optional<BlobDtypeMismatch> checkBlobDtype(const FromBlobCall &Blob,
                                                 const Stmt *Body,
                                                 const ASTContext &Ctx,
                                                 bool DefaultDtypeChanged) {
-  BufferOrigin Buffer = bufferOrigin(Blob.Data, Body);
+  const BufferOrigin Buffer = bufferOrigin(Blob.Data, Body);
   if (Buffer.Element.isNull() || Buffer.Element->isDependentType() ||
       Buffer.Element->isIncompleteType())
     return std::nullopt;

@@ -147,7 +147,7 @@ bool PointerLifetime::Impl::certainlyCopies(const CallExpr *Call,
       return true;
     const OptionsDtype To = dtypeOfOptions(Arg, Ctx);
     if (To.K == OptionsDtype::Given && BlobDtype.K != OptionsDtype::Unknown) {
-      llvm::StringRef From =
+      const llvm::StringRef From =
           BlobDtype.K == OptionsDtype::Given ? BlobDtype.D.Name : "Float";
       if (To.D.Name != From)
         return true;
@@ -307,7 +307,7 @@ bool PointerLifetime::Impl::derivesFrom(const Expr *RHS,
                                         const ValueDecl *V) const {
   const Expr *E = RHS;
   for (unsigned I = 0; E && I < limits::OriginDepth; ++I) {
-    StorageStep S = storageStep(E);
+    const StorageStep S = storageStep(E);
     if (S.K == StorageStep::Named)
       return S.Decl == V;
     if (S.K != StorageStep::View && S.K != StorageStep::MayAlias)
@@ -323,7 +323,7 @@ bool PointerLifetime::Impl::ownsStorage(const VarDecl *T) const {
   auto Fresh = [&](const Expr *Value) {
     const Expr *E = Value;
     for (unsigned I = 0; E && I < limits::OriginDepth; ++I) {
-      StorageStep S = storageStep(E);
+      const StorageStep S = storageStep(E);
       if (S.K == StorageStep::View) {
         E = S.Input;
         continue;
@@ -409,7 +409,7 @@ bool PointerLifetime::Impl::usesFollowInBlock(
   const SourceLocation After = SM.getExpansionLoc(Statement->getEndLoc());
   const SourceLocation End = SM.getExpansionLoc(Block->getRBracLoc());
   for (const Stmt *U : Uses) {
-    SourceLocation L = SM.getExpansionLoc(U->getBeginLoc());
+    const SourceLocation L = SM.getExpansionLoc(U->getBeginLoc());
     if (!SM.isBeforeInTranslationUnit(After, L) ||
         !SM.isBeforeInTranslationUnit(L, End))
       return false;

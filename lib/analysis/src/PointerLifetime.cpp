@@ -174,14 +174,14 @@ const CFG *PointerLifetime::Impl::cfg() {
 std::optional<Pos> PointerLifetime::Impl::position(const Stmt *S) {
   if (!cfg() || !S)
     return std::nullopt;
-  if (CFGPoint P = Fn->pointOf(S))
+  if (const CFGPoint P = Fn->pointOf(S))
     return Pos{P.Block, P.Index};
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
     return position(EWC->getSubExpr());
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
-        if (CFGPoint P = Fn->declaredAt(VD))
+        if (const CFGPoint P = Fn->declaredAt(VD))
           return Pos{P.Block, P.Index};
   return std::nullopt;
 }
@@ -364,7 +364,7 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
     if (!Temporary && ((!Automatic && !Heap) || isHandedOn(Owner)))
       continue;
 
-    Store First = climb(Blob.Call, Carried::Tensor, &Blob);
+    const Store First = climb(Blob.Call, Carried::Tensor, &Blob);
     if (First.K == Store::None)
       continue;
     if (First.escapes()) {
@@ -419,7 +419,7 @@ std::vector<BlobEscape> PointerLifetime::Impl::blobEscapes() {
         const auto *DRE = dyn_cast<DeclRefExpr>(St);
         if (!DRE || DRE->getDecl() != Cur.Var || isWriteOnly(DRE))
           return Step::Continue;
-        Store Next = climb(DRE, Carried::Tensor, &Blob);
+        const Store Next = climb(DRE, Carried::Tensor, &Blob);
         if (Next.escapes() && (Automatic || Phase == 1)) {
           BlobEscape E = R;
           E.Kept = Next;

@@ -285,7 +285,7 @@ std::string describeEvidence(const CudaEvidence &E) {
 /// launcher of another file.
 std::string describeLaunch(const Expr *Launch) {
   if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Launch)) {
-    std::string Name = kernelName(L);
+    const std::string Name = kernelName(L);
     return Name.empty() ? "a kernel" : "kernel '" + Name + "'";
   }
   if (const auto *Call = dyn_cast<CallExpr>(Launch))
@@ -299,7 +299,7 @@ std::string describeSink(const IndexOpSite &Site, const ASTContext &Ctx) {
   auto Text = [&](const Expr *E) -> std::string {
     if (!E)
       return "";
-    CharSourceRange R = Lexer::makeFileCharRange(
+    const CharSourceRange R = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(E->getSourceRange()),
         Ctx.getSourceManager(), Ctx.getLangOpts());
     if (R.isInvalid())
@@ -309,9 +309,9 @@ std::string describeSink(const IndexOpSite &Site, const ASTContext &Ctx) {
         .str();
   };
   std::string Out = Site.Name.str();
-  if (std::string M = Text(Site.Module); !M.empty())
+  if (const std::string M = Text(Site.Module); !M.empty())
     return Out + " '" + M + "'";
-  if (std::string S = Text(Site.Source); !S.empty())
+  if (const std::string S = Text(Site.Source); !S.empty())
     return Out + " on '" + S + "'";
   return Out;
 }
@@ -342,9 +342,8 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
   CudaEvidenceFinder Definite(Ctx, MaxCallDepth, /*FollowSummaries=*/false);
   // The guard analysis of libtorch-unchecked-index's default options, which
   // the check shares when it has them.
-  IndexGuardAnalysis &Guards =
-      FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
-          IndexGuardConfig{});
+  auto &Guards = FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
+      IndexGuardConfig{});
   IndexRangeAnalysis Ranges(Ctx, Guards, /*NoCallerIsUnbounded=*/false,
                             /*FollowSummaries=*/false);
   // Launches are in CUDA files only.
@@ -460,7 +459,7 @@ linkFact(const std::map<std::string, FunctionSummary> &ByUSR, FactOf Fact,
         std::reverse(Path.begin(), Path.end());
         const FunctionSummary::Fact &Own = *OwnFact;
         FunctionSummary::Fact Linked;
-        for (size_t N : Path) {
+        for (const size_t N : Path) {
           const FunctionSummary::ExternalCall &C = *Nodes[N].Call;
           const FunctionSummary &Caller = *Nodes[Nodes[N].Parent].S;
           Linked.Via.insert(Linked.Via.end(), C.Via.begin(), C.Via.end());
@@ -494,7 +493,7 @@ linkSummaries(llvm::ArrayRef<TranslationUnitSummary> Units,
   for (const TranslationUnitSummary &U : Units)
     for (const FunctionSummary &F : U.Functions)
       ByUSR.emplace(F.USR, F);
-  for (FactOf Fact :
+  for (const FactOf Fact :
        {&FunctionSummary::CudaWork, &FunctionSummary::DefiniteCudaWork})
     for (auto &[USR, Linked] : linkFact(ByUSR, Fact, MaxLinkDepth))
       ByUSR[USR].*Fact = std::move(Linked);
@@ -556,7 +555,7 @@ summariesFor(const TranslationUnitSummary &Unit,
     if (It == Linked.end() || Taken.count(It->first))
       continue;
     bool Answered = false;
-    for (SummaryFact F : AllSummaryFacts)
+    for (const SummaryFact F : AllSummaryFacts)
       Answered |= factName(F) == Name && hasFact(It->second, F);
     if (!Answered)
       continue;
@@ -605,7 +604,7 @@ std::string contentHashOf(llvm::StringRef Path) {
 /// The files \p F names: where it is defined, its evidence and its calls.
 static std::set<std::string> filesOf(const FunctionSummary &F) {
   std::set<std::string> Out{F.Defined.File};
-  for (SummaryFact Fact : AllSummaryFacts) {
+  for (const SummaryFact Fact : AllSummaryFacts) {
     const FunctionSummary::Fact *Held = factOf(F, Fact);
     if (!Held)
       continue;
@@ -705,7 +704,7 @@ ProjectSummaries &ProjectSummaries::instance() {
 }
 
 void ProjectSummaries::set(LinkedSummaries Summaries) {
-  std::lock_guard<std::mutex> G(Lock);
+  const std::lock_guard<std::mutex> G(Lock);
   From = Source::Given;
   ByUSR.clear();
   for (FunctionSummary &F : Summaries.Functions)
@@ -713,13 +712,13 @@ void ProjectSummaries::set(LinkedSummaries Summaries) {
 }
 
 void ProjectSummaries::disable() {
-  std::lock_guard<std::mutex> G(Lock);
+  const std::lock_guard<std::mutex> G(Lock);
   From = Source::Off;
   ByUSR.clear();
 }
 
 void ProjectSummaries::clear() {
-  std::lock_guard<std::mutex> G(Lock);
+  const std::lock_guard<std::mutex> G(Lock);
   From = Source::Discover;
   ByUSR.clear();
   FileForDir.clear();
@@ -763,10 +762,10 @@ ProjectSummaries::summariesFor(const FunctionDecl *FD) {
 
 std::optional<FunctionSummary> ProjectSummaries::lookup(const FunctionDecl *FD,
                                                         SummaryFact Fact) {
-  std::string USR = usrOf(FD);
+  const std::string USR = usrOf(FD);
   if (USR.empty())
     return std::nullopt;
-  std::lock_guard<std::mutex> G(Lock);
+  const std::lock_guard<std::mutex> G(Lock);
   const std::map<std::string, FunctionSummary> *Map = summariesFor(FD);
   Asked.insert((factName(Fact) + " " + USR).str());
   if (!Map)
@@ -778,7 +777,7 @@ std::optional<FunctionSummary> ProjectSummaries::lookup(const FunctionDecl *FD,
 }
 
 std::vector<std::string> ProjectSummaries::takeAsked() {
-  std::lock_guard<std::mutex> G(Lock);
+  const std::lock_guard<std::mutex> G(Lock);
   std::vector<std::string> Out(Asked.begin(), Asked.end());
   Asked.clear();
   return Out;

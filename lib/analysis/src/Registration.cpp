@@ -153,7 +153,7 @@ static const FieldDecl *fieldBehind(const Expr *E) {
       continue;
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-      OverloadedOperatorKind K = Op->getOperator();
+      const OverloadedOperatorKind K = Op->getOperator();
       if ((K == OO_Subscript || K == OO_Star || K == OO_Arrow) &&
           Op->getNumArgs() >= 1) {
         E = Op->getArg(0);
@@ -284,7 +284,7 @@ private:
       return &It->second;
     if (!Create)
       return nullptr;
-    MemberClass C = classifyMemberType(FD->getType());
+    const MemberClass C = classifyMemberType(FD->getType());
     if (C.K == MemberClass::None)
       return nullptr;
     MemberFacts &F = Members[FD];
@@ -521,7 +521,7 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
     return false;
   RD = RD->getDefinition();
   for (const FieldDecl *FD : RD->fields()) {
-    MemberClass C = classifyMemberType(FD->getType());
+    const MemberClass C = classifyMemberType(FD->getType());
     if (C.K == MemberClass::None)
       continue;
     Members[FD].Class = C;
@@ -741,7 +741,7 @@ static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
     // torch::nn::Cloneable<Self> adds clone() and no state.
     if (isClass(Base, KnownClass::Cloneable))
       continue;
-    UserModuleState S = stateOf(Base, Depth + 1);
+    const UserModuleState S = stateOf(Base, Depth + 1);
     if (S != UserModuleState::Stateless)
       return S;
   }

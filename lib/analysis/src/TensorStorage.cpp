@@ -226,17 +226,17 @@ QualType containerElement(QualType T) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!isClass(RD, {KnownClass::vector, KnownClass::basic_string,
                     KnownClass::array, KnownClass::unique_ptr}))
-    return QualType();
+    return {};
   const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
   if (!CTSD || CTSD->getTemplateArgs().size() == 0 ||
       CTSD->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return QualType();
+    return {};
   QualType Arg = CTSD->getTemplateArgs()[0].getAsType();
   if (!isClass(RD, KnownClass::unique_ptr))
     return Arg;
   if (Arg->isArrayType())
-    return QualType(Arg->getArrayElementTypeNoTypeQual(), 0);
-  return QualType();
+    return {Arg->getArrayElementTypeNoTypeQual(), 0};
+  return {};
 }
 
 /// A variable named by \p E (not a capture of a lambda: its storage is the
@@ -322,7 +322,8 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
     const uint64_t Facts = callFacts(MC);
-    QualType Element = Obj ? containerElement(Obj->getType()) : QualType();
+    const QualType Element =
+        Obj ? containerElement(Obj->getType()) : QualType();
     if (!Element.isNull() &&
         (Facts & (op::ContainerData | op::ContainerAccess))) {
       setOwner(O, BufferOrigin::Container, Obj, Element);
@@ -398,7 +399,7 @@ BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   // v[i], v.at(i), v.front() of a container.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
-      QualType Element = containerElement(Op->getArg(0)->getType());
+      const QualType Element = containerElement(Op->getArg(0)->getType());
       if (!Element.isNull())
         setOwner(O, BufferOrigin::Container, Op->getArg(0), Element);
     }
@@ -406,7 +407,8 @@ BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
-    QualType Element = Obj ? containerElement(Obj->getType()) : QualType();
+    const QualType Element =
+        Obj ? containerElement(Obj->getType()) : QualType();
     if (!Element.isNull() && (callFacts(MC) & op::ContainerAccess))
       setOwner(O, BufferOrigin::Container, Obj, Element);
     return O;

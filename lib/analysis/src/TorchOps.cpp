@@ -201,7 +201,7 @@ uint64_t constructFacts(const CXXConstructExpr *Construct) {
 bool mayBeIndexOpCallee(const FunctionDecl *FD) {
   if (!FD)
     return false;
-  OverloadedOperatorKind Op = FD->getOverloadedOperator();
+  const OverloadedOperatorKind Op = FD->getOverloadedOperator();
   if (Op == OO_Call || Op == OO_Subscript)
     return true;
   if (!FD->getIdentifier())
@@ -221,7 +221,7 @@ bool isTorchFunction(const FunctionDecl *FD) {
         Top = NS;
   if (!Top || !Top->getIdentifier())
     return false;
-  StringRef Name = Top->getName();
+  const StringRef Name = Top->getName();
   return Name == "at" || Name == "c10" || Name == "torch";
 }
 
@@ -291,7 +291,7 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
 
   const Expr *ModuleExpr = nullptr;
   if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
-    unsigned Facts = moduleFacts(M);
+    const unsigned Facts = moduleFacts(M);
     if (!(Facts & (op::EmbeddingSink | op::EmbeddingBagSink)))
       return std::nullopt;
     const bool IsEmbedding = Facts & op::EmbeddingSink;
@@ -301,7 +301,7 @@ std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
     Site.ModuleClass = M;
     Site.Bound = IndexBound::NumEmbeddings;
     // operator() has the holder as argument 0; forward has only its own.
-    unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
     if (Call->getNumArgs() <= First)
       return std::nullopt;
     Site.Index = Call->getArg(First);

@@ -73,7 +73,7 @@ const std::vector<ClassScopes> &classScopes() {
       } else {
         llvm::SmallVector<llvm::StringRef, 2> Alternatives;
         Row.Scope.split(Alternatives, '|');
-        for (llvm::StringRef A : Alternatives) {
+        for (const llvm::StringRef A : Alternatives) {
           llvm::SmallVector<llvm::StringRef, 3> Parts;
           A.split(Parts, "::");
           C.Namespaces.push_back(Parts);
@@ -246,12 +246,12 @@ static QualType templateArgType(QualType T, unsigned Index) {
           Args[Index].getKind() == TemplateArgument::Type)
         return Args[Index].getAsType();
     }
-  return QualType();
+  return {};
 }
 
 QualType getContainerElementType(QualType T) {
   if (T.isNull())
-    return QualType();
+    return {};
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
   if (isClass(RD, {KnownClass::vector, KnownClass::deque, KnownClass::list,
                    KnownClass::array}))
@@ -259,16 +259,16 @@ QualType getContainerElementType(QualType T) {
   if (isClass(RD, {KnownClass::map, KnownClass::unordered_map,
                    KnownClass::OrderedDict}))
     return templateArgType(T, 1);
-  return QualType();
+  return {};
 }
 
 QualType getOptionalValueType(QualType T) {
   if (T.isNull())
-    return QualType();
+    return {};
   const CXXRecordDecl *RD = T.getCanonicalType()->getAsCXXRecordDecl();
   if (isClass(RD, KnownClass::optional))
     return templateArgType(T, 0);
-  return QualType();
+  return {};
 }
 
 MemberClass classifyMemberType(QualType T) {
@@ -276,13 +276,13 @@ MemberClass classifyMemberType(QualType T) {
   if (T.isNull() || T->isDependentType() || T->isReferenceType() ||
       T->isPointerType())
     return C;
-  if (QualType Elem = getContainerElementType(T); !Elem.isNull()) {
+  if (const QualType Elem = getContainerElementType(T); !Elem.isNull()) {
     C = classifyMemberType(Elem);
     if (C.K != MemberClass::None)
       C.InContainer = true;
     return C;
   }
-  if (QualType Value = getOptionalValueType(T); !Value.isNull()) {
+  if (const QualType Value = getOptionalValueType(T); !Value.isNull()) {
     if (isTensorType(Value)) {
       C.K = MemberClass::Tensor;
       C.IsOptional = true;

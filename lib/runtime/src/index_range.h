@@ -13,8 +13,7 @@
 #define TORCHTIDY_HOST_DEVICE
 #endif
 
-namespace torchtidy {
-namespace range {
+namespace torchtidy::range {
 
 /// Position used for "no out-of-range value seen": larger than any position.
 constexpr int64_t kNoPosition = INT64_MAX;
@@ -65,7 +64,7 @@ TORCHTIDY_HOST_DEVICE uint32_t countOutOfRange(const T *values, int64_t count,
   const typename UnsignedOf<T>::type ub = unsignedBound<T>(bound);
   uint32_t bad = 0;
   for (int64_t i = 0; i < count; ++i)
-    bad += inRangeUnsigned(values[i], ub) ? 0u : 1u;
+    bad += inRangeUnsigned(values[i], ub) ? 0U : 1U;
   return bad;
 }
 
@@ -128,7 +127,7 @@ TORCHTIDY_HOST_DEVICE inline VectorSplit splitForVectors(uint64_t address,
     s.tailBegin = count;
     return s;
   }
-  uint64_t misalign = address % static_cast<uint64_t>(vectorBytes);
+  const uint64_t misalign = address % static_cast<uint64_t>(vectorBytes);
   int64_t head = misalign == 0
                      ? 0
                      : static_cast<int64_t>(
@@ -156,5 +155,4 @@ TORCHTIDY_HOST_DEVICE inline int64_t gridBlocks(int64_t work, int64_t threads,
   return needed < maxResidentBlocks ? needed : maxResidentBlocks;
 }
 
-} // namespace range
-} // namespace torchtidy
+} // namespace torchtidy::range

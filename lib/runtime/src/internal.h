@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace torchtidy {
-namespace detail {
+namespace torchtidy::detail {
 
 /// "TORCHTIDY_CHECK_INDEX(ids, n) failed at file:line in function()".
 std::string describeSite(const Site &site);
@@ -65,5 +64,4 @@ void checkIndexOnCuda(const at::Tensor &index, int64_t size, const Site &site);
 /// "cpu", "cuda:0".
 std::string deviceName(const at::Tensor &tensor);
 
-} // namespace detail
-} // namespace torchtidy
+} // namespace torchtidy::detail

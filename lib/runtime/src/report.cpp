@@ -49,7 +49,7 @@ struct SiteRegistry {
 };
 
 SiteRegistry &siteRegistry() {
-  static SiteRegistry *registry = new SiteRegistry; // used from exit handlers
+  static auto *registry = new SiteRegistry; // used from exit handlers
   return *registry;
 }
 
@@ -62,7 +62,7 @@ struct DeferredQueue {
 };
 
 DeferredQueue &deferredQueue() {
-  static DeferredQueue *queue = new DeferredQueue; // used from exit handlers
+  static auto *queue = new DeferredQueue; // used from exit handlers
   return *queue;
 }
 
@@ -76,7 +76,7 @@ void drainMailboxIntoQueue() {
   for (;;) {
     uint64_t dropped = 0;
     const std::size_t n = cuda::drainDeferredFailures(batch, kBatch, &dropped);
-    std::lock_guard<std::mutex> lock(deferredQueue().mutex);
+    const std::lock_guard<std::mutex> lock(deferredQueue().mutex);
     deferredQueue().dropped += dropped;
     for (std::size_t i = 0; i < n; ++i) {
       detail::PendingFailure f;
@@ -108,8 +108,8 @@ std::string synchronizeDeferred() {
 std::string deferredMessage(const detail::PendingFailure &f,
                             const Site &current) {
   const Site site = detail::siteById(f.siteId);
-  std::string body = detail::indexErrorMessage(site, {}, f.position, f.value,
-                                               f.bound, f.badCount, -1);
+  const std::string body = detail::indexErrorMessage(
+      site, {}, f.position, f.value, f.bound, f.badCount, -1);
   std::ostringstream os;
   os << body << " [deferred: found by the kernel on cuda:" << f.device
      << ", reported at ";
@@ -122,7 +122,7 @@ std::string deferredMessage(const detail::PendingFailure &f,
 }
 
 std::vector<detail::PendingFailure> takeQueued(uint64_t *dropped) {
-  std::lock_guard<std::mutex> lock(deferredQueue().mutex);
+  const std::lock_guard<std::mutex> lock(deferredQueue().mutex);
   std::vector<detail::PendingFailure> out;
   out.swap(deferredQueue().failures);
   *dropped = deferredQueue().dropped;
@@ -272,21 +272,21 @@ c10::SourceLocation sourceLocation(const Site &site) {
 
 uint32_t siteId(const Site &site) {
   SiteRegistry &r = siteRegistry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const std::lock_guard<std::mutex> lock(r.mutex);
   const auto key =
       std::make_tuple(site.file, site.line, site.macro, site.firstArg);
   auto it = r.ids.find(key);
   if (it != r.ids.end())
     return it->second;
   r.sites.push_back(site);
-  const uint32_t id = static_cast<uint32_t>(r.sites.size());
+  const auto id = static_cast<uint32_t>(r.sites.size());
   r.ids.emplace(key, id);
   return id;
 }
 
 Site siteById(uint32_t id) {
   SiteRegistry &r = siteRegistry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const std::lock_guard<std::mutex> lock(r.mutex);
   if (id == 0 || id > r.sites.size()) {
     Site unknown;
     unknown.macro = "TORCHTIDY_CHECK_INDEX";
@@ -350,7 +350,7 @@ void throwIndexError(const Site &site, c10::IntArrayRef shape, int64_t position,
 void enqueueDeferredFailure(const PendingFailure &failure) {
   ensureExitReport();
   {
-    std::lock_guard<std::mutex> lock(deferredQueue().mutex);
+    const std::lock_guard<std::mutex> lock(deferredQueue().mutex);
     deferredQueue().failures.push_back(failure);
   }
   deferredPossible.store(true, std::memory_order_release);

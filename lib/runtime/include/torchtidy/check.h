@@ -29,11 +29,10 @@
 namespace at {
 class Tensor;
 } // namespace at
-namespace torch {
-namespace nn {
+
+namespace torch::nn {
 class Module;
-} // namespace nn
-} // namespace torch
+} // namespace torch::nn
 
 namespace torchtidy {
 

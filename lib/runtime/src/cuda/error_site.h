@@ -5,9 +5,7 @@
 
 #include <torchtidy/cuda/index_check.h>
 
-namespace torchtidy {
-namespace cuda {
-namespace detail {
+namespace torchtidy::cuda::detail {
 
 /// Returns `err`; when it is an error, also records it with its site as the
 /// calling thread's lastErrorSite().
@@ -18,9 +16,7 @@ cudaError_t noteError(cudaError_t err, const char *file, int line,
 /// clears it first, so that a site is never that of an earlier call's error.
 ErrorSite &currentErrorSite();
 
-} // namespace detail
-} // namespace cuda
-} // namespace torchtidy
+} // namespace torchtidy::cuda::detail
 
 /// Evaluates a CUDA runtime call; on an error, records its site and returns
 /// the error from the enclosing function.

@@ -14,8 +14,7 @@
 #include <mutex>
 #include <vector>
 
-namespace torchtidy {
-namespace cuda {
+namespace torchtidy::cuda {
 
 namespace {
 
@@ -104,7 +103,7 @@ cudaError_t deviceState(int device, DeviceState **out) {
                                 "a device number outside 0 to 63");
   DeviceState *state = deviceStates()[device].load(std::memory_order_acquire);
   if (!state) {
-    std::lock_guard<std::mutex> lock(stateMutex());
+    const std::lock_guard<std::mutex> lock(stateMutex());
     state = deviceStates()[device].load(std::memory_order_acquire);
     if (!state) {
       const cudaError_t err = createDeviceState(device, &state); // site noted
@@ -221,7 +220,7 @@ cudaError_t checkIndexRangeDeferred(const void *indices, IndexType type,
     return cudaSuccess;
   KernelParams params;
   DeviceState *state = nullptr;
-  cudaError_t err = prepare(indices, type, count, bound, &params, &state);
+  const cudaError_t err = prepare(indices, type, count, bound, &params, &state);
   if (err != cudaSuccess)
     return err;
   params.mailbox = state->mailboxDevice;
@@ -235,7 +234,7 @@ cudaError_t checkIndexRangeDeferred(const void *indices, IndexType type,
 
 std::size_t drainDeferredFailures(DeferredFailure *out, std::size_t capacity,
                                   uint64_t *dropped) {
-  std::lock_guard<std::mutex> lock(drainMutex());
+  const std::lock_guard<std::mutex> lock(drainMutex());
   std::size_t written = 0;
   uint64_t lost = 0;
   for (auto &slot : deviceStates()) {
@@ -349,5 +348,4 @@ bool deviceAvailable() {
   return count > 0;
 }
 
-} // namespace cuda
-} // namespace torchtidy
+} // namespace torchtidy::cuda

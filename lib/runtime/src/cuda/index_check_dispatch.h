@@ -6,9 +6,7 @@
 
 #include <torchtidy/cuda/index_check.h>
 
-namespace torchtidy {
-namespace cuda {
-namespace detail {
+namespace torchtidy::cuda::detail {
 
 /// Launches the range kernel for params.count indices of `type` on `stream`
 /// with at most `maxResidentBlocks` blocks. *launched says whether a kernel
@@ -20,6 +18,4 @@ cudaError_t dispatchIndexRangeCheck(KernelParams params, IndexType type,
 /// Blocks of kThreadsPerBlock threads that fit on one multiprocessor.
 int residentBlocksPerMultiprocessor(IndexType type);
 
-} // namespace detail
-} // namespace cuda
-} // namespace torchtidy
+} // namespace torchtidy::cuda::detail

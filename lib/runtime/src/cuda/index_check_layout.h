@@ -7,9 +7,7 @@
 
 #include <cstdint>
 
-namespace torchtidy {
-namespace cuda {
-namespace detail {
+namespace torchtidy::cuda::detail {
 
 /// Cross-block reduction state of one launch, in device memory. The last
 /// block to finish resets it, so a slot is ready for the next launch without
@@ -65,6 +63,4 @@ struct KernelParams {
   int device;
 };
 
-} // namespace detail
-} // namespace cuda
-} // namespace torchtidy
+} // namespace torchtidy::cuda::detail

@@ -118,10 +118,10 @@ public:
                                    const clang::FunctionDecl *Within);
 
 private:
-  std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *S);
+  std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *Body);
   /// The first call in \p Body's own statements of a function of another
   /// translation unit whose summary has CUDA work on a CUDA device.
-  std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body);
+  std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body) const;
   struct Move {
     const clang::Expr *MovedAt;
     const clang::Expr *DeviceAt;

@@ -197,7 +197,7 @@ private:
                                             const clang::FunctionDecl *Root);
   /// The first of \p S's external calls whose project summary has CUDA
   /// work.
-  std::optional<CudaWorkFinding> externalWork(const Summary &S);
+  std::optional<CudaWorkFinding> externalWork(const Summary &S) const;
 
   unsigned MaxCallDepth;
   bool FollowSummaries;

@@ -49,7 +49,7 @@ inline clang::QualType recordType(const clang::CXXRecordDecl *RD) {
 #if LLVM_VERSION_MAJOR >= 22
   return RD->getASTContext().getCanonicalTagType(RD);
 #else
-  return clang::QualType(RD->getTypeForDecl(), 0);
+  return {RD->getTypeForDecl(), 0};
 #endif
 }
 

@@ -29,43 +29,43 @@ namespace torchtidy::peel {
 /// One kind of wrapper.
 enum Step : unsigned {
   /// `(e)`, `__extension__ e`, `_Generic`, `__builtin_choose_expr`.
-  Parens = 1u << 0,
+  Parens = 1U << 0,
   /// The compiler's conversions (ImplicitCastExpr).
-  ImplicitCasts = 1u << 1,
+  ImplicitCasts = 1U << 1,
   /// Cleanups and constant-expression wrappers (FullExpr).
-  FullExprs = 1u << 2,
+  FullExprs = 1U << 2,
   /// Materialised and bound temporaries.
-  Temporaries = 1u << 3,
+  Temporaries = 1U << 3,
   /// The value of a non-type template argument in an instantiation.
-  TemplateArguments = 1u << 4,
+  TemplateArguments = 1U << 4,
   /// Written casts: static_cast, C-style and functional casts.
-  ExplicitCasts = 1u << 5,
+  ExplicitCasts = 1U << 5,
   /// A functional cast `T(x)` of any kind.
-  FunctionalCasts = 1u << 6,
+  FunctionalCasts = 1U << 6,
   /// A functional cast `T(x)` that constructs (or converts without a
   /// conversion function).
-  ConstructingCasts = 1u << 7,
+  ConstructingCasts = 1U << 7,
   /// A functional cast to a tensor type, `torch::Tensor(x)`.
-  TensorCasts = 1u << 8,
+  TensorCasts = 1U << 8,
   /// A copy or move construction (not a written `T(a, b)`).
-  CopiesAndMoves = 1u << 9,
+  CopiesAndMoves = 1U << 9,
   /// A construction from one argument by a converting constructor (an
   /// integer to a c10::Scalar).
-  ConvertingConstructions = 1u << 10,
+  ConvertingConstructions = 1U << 10,
   /// A construction the code does not spell: no parentheses or braces (a
   /// `kCUDA` passed as a c10::Device).
-  UnwrittenConstructions = 1u << 11,
+  UnwrittenConstructions = 1U << 11,
   /// A construction from one argument, the others defaulted (not a written
   /// `T(a, b)`).
-  OneArgumentConstructions = 1u << 12,
+  OneArgumentConstructions = 1U << 12,
   /// A paren list or an initialiser list of one element.
-  SingleElementLists = 1u << 13,
+  SingleElementLists = 1U << 13,
   /// A call of one argument that returns it (std::move, the table's
   /// PassesThrough rows).
-  PassThroughCalls = 1u << 14,
+  PassThroughCalls = 1U << 14,
   /// A tensor method the table says keeps the values (x.contiguous(),
   /// x.to(device)): its object.
-  ValuePreservingMethods = 1u << 15,
+  ValuePreservingMethods = 1U << 15,
 };
 
 /// What the compiler adds around a value (`IgnoreImplicit`, and parens).

@@ -150,7 +150,7 @@ private:
 /// The callee of \p Call is register_buffer, register_parameter or
 /// register_module of torch::nn::Module (or, in a template with a dependent
 /// base, a call by that name through `this`).
-bool isRegistrationCall(const clang::Expr *Call);
+bool isRegistrationCall(const clang::Expr *E);
 
 /// \p E is a registration call, possibly converted, copied or followed by a
 /// method chain such as `.set_requires_grad(true)`.

@@ -29,110 +29,110 @@ namespace op {
 /// Where an op is declared (TorchOps.def says what each form means).
 enum Form : unsigned {
   NoForm = 0,
-  Method = 1u << 0,     ///< at::Tensor / at::TensorBase member
-  Aten = 1u << 1,       ///< free function of at::, c10::, torch:: (not F::)
-  Functional = 1u << 2, ///< free function of torch::nn::functional
-  Options = 1u << 3,    ///< c10::TensorOptions member
-  ModuleBase = 1u << 4, ///< torch::nn::Module member
-  AnyMember = 1u << 5,  ///< member of any other class
-  Std = 1u << 6,        ///< free function of namespace std
-  Global = 1u << 7,     ///< free function of the global namespace (C)
-  Class = 1u << 8,      ///< class of at::, c10::, torch::, as constructed
+  Method = 1U << 0,     ///< at::Tensor / at::TensorBase member
+  Aten = 1U << 1,       ///< free function of at::, c10::, torch:: (not F::)
+  Functional = 1U << 2, ///< free function of torch::nn::functional
+  Options = 1U << 3,    ///< c10::TensorOptions member
+  ModuleBase = 1U << 4, ///< torch::nn::Module member
+  AnyMember = 1U << 5,  ///< member of any other class
+  Std = 1U << 6,        ///< free function of namespace std
+  Global = 1U << 7,     ///< free function of the global namespace (C)
+  Class = 1U << 8,      ///< class of at::, c10::, torch::, as constructed
 };
 
 /// What an op does, as far as the analyses care. One op has several.
 enum Fact : uint64_t {
   NoFact = 0,
   // Making tensors.
-  Factory = 1ull << 0,       ///< makes a tensor on its options' device (CPU)
-  LikeFactory = 1ull << 1,   ///< makes one like its input (device from options)
-  LiteralTensor = 1ull << 2, ///< torch::tensor({...}): the values are written
-  Concatenates = 1ull << 3,  ///< cat/stack: the values of its parts
-  WrapsMemory = 1ull << 4,   ///< from_blob: wraps memory it does not own
-  ZeroDimResult = 1ull << 5, ///< always gives a 0-dim tensor
+  Factory = 1ULL << 0,       ///< makes a tensor on its options' device (CPU)
+  LikeFactory = 1ULL << 1,   ///< makes one like its input (device from options)
+  LiteralTensor = 1ULL << 2, ///< torch::tensor({...}): the values are written
+  Concatenates = 1ULL << 3,  ///< cat/stack: the values of its parts
+  WrapsMemory = 1ULL << 4,   ///< from_blob: wraps memory it does not own
+  ZeroDimResult = 1ULL << 5, ///< always gives a 0-dim tensor
   // Index values.
-  IndexProducer = 1ull << 6,   ///< its indices are in range of what it indexes
-  ValuePreserving = 1ull << 7, ///< the result holds the input's values
-  BoundsClamp = 1ull << 8,     ///< clamp(lo, hi): bounded when both are given
-  BoundsModulo = 1ull << 9,    ///< remainder/fmod: bounded by the divisor
-  RangeTest = 1ull << 10,      ///< max/min/lt...: tests a range in a condition
+  IndexProducer = 1ULL << 6,   ///< its indices are in range of what it indexes
+  ValuePreserving = 1ULL << 7, ///< the result holds the input's values
+  BoundsClamp = 1ULL << 8,     ///< clamp(lo, hi): bounded when both are given
+  BoundsModulo = 1ULL << 9,    ///< remainder/fmod: bounded by the divisor
+  RangeTest = 1ULL << 10,      ///< max/min/lt...: tests a range in a condition
   // Shapes.
-  KeepsShape = 1ull << 11,    ///< a 0-dim input gives a 0-dim result
-  FullReduction = 1ull << 12, ///< without a dim: a 0-dim result
+  KeepsShape = 1ULL << 11,    ///< a 0-dim input gives a 0-dim result
+  FullReduction = 1ULL << 12, ///< without a dim: a 0-dim result
   // Devices.
-  MovesToCuda = 1ull << 13,      ///< x.cuda()
-  MovesToCpu = 1ull << 14,       ///< x.cpu()
-  MovesToArgument = 1ull << 15,  ///< x.to(device | options | tensor | dtype)
-  DeviceOpaque = 1ull << 16,     ///< its result's device is not known
-  RebindsStorage = 1ull << 17,   ///< x.set_(y): x takes another storage
-  DeviceOfTensor = 1ull << 18,   ///< x.device()
-  OptionsOfTensor = 1ull << 19,  ///< x.options()
-  OptionsDevice = 1ull << 20,    ///< options.device(d), torch::device(d)
-  OptionsNonDevice = 1ull << 21, ///< dtype, layout...: keeps the device
-  CudaQuery = 1ull << 22,        ///< asks about CUDA without work on it
-  CudaAvailability = 1ull << 23, ///< torch::cuda::is_available()
+  MovesToCuda = 1ULL << 13,      ///< x.cuda()
+  MovesToCpu = 1ULL << 14,       ///< x.cpu()
+  MovesToArgument = 1ULL << 15,  ///< x.to(device | options | tensor | dtype)
+  DeviceOpaque = 1ULL << 16,     ///< its result's device is not known
+  RebindsStorage = 1ULL << 17,   ///< x.set_(y): x takes another storage
+  DeviceOfTensor = 1ULL << 18,   ///< x.device()
+  OptionsOfTensor = 1ULL << 19,  ///< x.options()
+  OptionsDevice = 1ULL << 20,    ///< options.device(d), torch::device(d)
+  OptionsNonDevice = 1ULL << 21, ///< dtype, layout...: keeps the device
+  CudaQuery = 1ULL << 22,        ///< asks about CUDA without work on it
+  CudaAvailability = 1ULL << 23, ///< torch::cuda::is_available()
   // Memory.
-  Allocates = 1ull << 24, ///< the result may have storage of its own
-  View = 1ull << 25,      ///< the result shares the input's storage
-  InPlace = 1ull << 26,   ///< writes its input and returns it
+  Allocates = 1ULL << 24, ///< the result may have storage of its own
+  View = 1ULL << 25,      ///< the result shares the input's storage
+  InPlace = 1ULL << 26,   ///< writes its input and returns it
   // Modules.
-  RegistersBuffer = 1ull << 27,
-  RegistersParameter = 1ull << 28,
-  RegistersModule = 1ull << 29,
+  RegistersBuffer = 1ULL << 27,
+  RegistersParameter = 1ULL << 28,
+  RegistersModule = 1ULL << 29,
   // Containers around members.
-  ContainerAccess = 1ull << 30, ///< an element: at, back, get, value...
-  ContainerInsert = 1ull << 31, ///< stores into it: push_back, insert...
+  ContainerAccess = 1ULL << 30, ///< an element: at, back, get, value...
+  ContainerInsert = 1ULL << 31, ///< stores into it: push_back, insert...
   // The standard library.
-  MakesShared = 1ull << 32,   ///< std::make_shared<T>(...): a new object
-  PassesThrough = 1ull << 33, ///< std::move / std::forward: the same value
-  TupleElement = 1ull << 34,  ///< std::get<I>(tuple)
-  StdMin = 1ull << 35,        ///< std::min(a, b)
-  StdMax = 1ull << 36,        ///< std::max(a, b)
+  MakesShared = 1ULL << 32,   ///< std::make_shared<T>(...): a new object
+  PassesThrough = 1ULL << 33, ///< std::move / std::forward: the same value
+  TupleElement = 1ULL << 34,  ///< std::get<I>(tuple)
+  StdMin = 1ULL << 35,        ///< std::min(a, b)
+  StdMax = 1ULL << 36,        ///< std::max(a, b)
   // Sizes and the ranges of index values.
-  SizeOfDim = 1ull << 37,      ///< x.size(d), torch::size(x, d)
-  SizesList = 1ull << 38,      ///< x.sizes(): one size per dim
-  IntervalArange = 1ull << 39, ///< arange(end) / arange(start, end[, step])
+  SizeOfDim = 1ULL << 37,      ///< x.size(d), torch::size(x, d)
+  SizesList = 1ULL << 38,      ///< x.sizes(): one size per dim
+  IntervalArange = 1ULL << 39, ///< arange(end) / arange(start, end[, step])
   IntervalRandint =
-      1ull << 40, ///< randint(high, ...) / randint(low, high, ...)
-  IntervalRandperm = 1ull << 41, ///< randperm(n): a permutation of [0, n)
-  FillsValue = 1ull << 42,  ///< full / full_like / fill_ / masked_fill: a value
-  Slices = 1ull << 43,      ///< slice / narrow / chunk / split: a sub-range
-  ElementWise = 1ull << 44, ///< same shape as its tensor input
+      1ULL << 40, ///< randint(high, ...) / randint(low, high, ...)
+  IntervalRandperm = 1ULL << 41, ///< randperm(n): a permutation of [0, n)
+  FillsValue = 1ULL << 42,  ///< full / full_like / fill_ / masked_fill: a value
+  Slices = 1ULL << 43,      ///< slice / narrow / chunk / split: a sub-range
+  ElementWise = 1ULL << 44, ///< same shape as its tensor input
   // Data from outside the program.
   ParsesInteger =
-      1ull << 45,           ///< std::stoi / atoi / strtol...: text to a number
-  ReadsBytes = 1ull << 46,  ///< istream::read / fread: bytes into a buffer
-  LoadsTensor = 1ull << 47, ///< torch::load / pickle_load: a tensor from a file
-  ExtractsValue = 1ull << 48, ///< item / item<T>: a tensor's value on the host
+      1ULL << 45,           ///< std::stoi / atoi / strtol...: text to a number
+  ReadsBytes = 1ULL << 46,  ///< istream::read / fread: bytes into a buffer
+  LoadsTensor = 1ULL << 47, ///< torch::load / pickle_load: a tensor from a file
+  ExtractsValue = 1ULL << 48, ///< item / item<T>: a tensor's value on the host
   // Raw memory (bits 49-53).
-  RawData = 1ull << 49,       ///< data_ptr / accessor: a pointer into storage
-  MayReturnSelf = 1ull << 50, ///< allocates only when it must: may be its input
-  FreesMemory = 1ull << 51,   ///< free(p): p's memory is gone
-  ContainerData = 1ull << 52, ///< v.data() / s.c_str(): a container's elements
-  SetsDefaultDtype = 1ull << 53, ///< set_default_dtype: not float any more
+  RawData = 1ULL << 49,       ///< data_ptr / accessor: a pointer into storage
+  MayReturnSelf = 1ULL << 50, ///< allocates only when it must: may be its input
+  FreesMemory = 1ULL << 51,   ///< free(p): p's memory is gone
+  ContainerData = 1ULL << 52, ///< v.data() / s.c_str(): a container's elements
+  SetsDefaultDtype = 1ULL << 53, ///< set_default_dtype: not float any more
   // Custom CUDA kernels (libtorch-unchecked-kernel-launch).
-  ReadsLaunchError = 1ull << 54, ///< cudaGetLastError: a failed launch's error
-  RawDataPointer = 1ull << 55,   ///< data_ptr / packed_accessor32: raw storage
-  Contiguity = 1ull << 56,  ///< is_contiguous() tests it, contiguous() makes it
-  StridedView = 1ull << 57, ///< transpose / permute / expand: a strided view
-  TestsCuda = 1ull << 58,   ///< is_cuda() of a tensor or a device
+  ReadsLaunchError = 1ULL << 54, ///< cudaGetLastError: a failed launch's error
+  RawDataPointer = 1ULL << 55,   ///< data_ptr / packed_accessor32: raw storage
+  Contiguity = 1ULL << 56,  ///< is_contiguous() tests it, contiguous() makes it
+  StridedView = 1ULL << 57, ///< transpose / permute / expand: a strided view
+  TestsCuda = 1ULL << 58,   ///< is_cuda() of a tensor or a device
   // Devices, streams, and the rest (bits 59-62; 63 is the last one free).
   /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
-  SameDevice = 1ull << 59,
+  SameDevice = 1ULL << 59,
   /// The program runs work on a stream other than the default one: it
   /// creates one (cudaStreamCreate..., getStreamFromPool), wraps one
   /// (getStreamFromExternal) or makes one current (setCurrentCUDAStream, the
   /// stream guards) (libtorch-unchecked-kernel-launch's evidence that the
   /// default stream races).
-  OtherStream = 1ull << 60,
+  OtherStream = 1ULL << 60,
   /// searchsorted / bucketize: indices in [0, N], N the boundaries' size
   /// (one past the last boundary is a value), not a plain index producer.
-  Bucketizes = 1ull << 61,
+  Bucketizes = 1ULL << 61,
   /// ceil / floor: an integer from a floating value (the value itself when
   /// it is one); how a grid is sized in `ceil((double)n / 256)`.
-  RoundsToInteger = 1ull << 62,
+  RoundsToInteger = 1ULL << 62,
 };
 
 /// Registration calls of torch::nn::Module.
@@ -142,9 +142,9 @@ constexpr uint64_t Registers =
 /// What a module of torch::nn is.
 enum ModuleFact : unsigned {
   NoModuleFact = 0,
-  Stateless = 1u << 0,        ///< no parameters, buffers or train/eval mode
-  EmbeddingSink = 1u << 1,    ///< forward(ids) reads weight at ids
-  EmbeddingBagSink = 1u << 2, ///< likewise, summed over bags
+  Stateless = 1U << 0,        ///< no parameters, buffers or train/eval mode
+  EmbeddingSink = 1U << 1,    ///< forward(ids) reads weight at ids
+  EmbeddingBagSink = 1U << 2, ///< likewise, summed over bags
 };
 
 /// The ops an analysis reads by name (TORCHTIDY_NAMED_OP rows), in the

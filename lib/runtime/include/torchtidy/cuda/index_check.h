@@ -12,8 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace torchtidy {
-namespace cuda {
+namespace torchtidy::cuda {
 
 enum class IndexType : int { Int32 = 0, Int64 = 1 };
 
@@ -83,5 +82,4 @@ ErrorSite lastErrorSite();
 /// error site is of another error.
 std::string describeError(cudaError_t err);
 
-} // namespace cuda
-} // namespace torchtidy
+} // namespace torchtidy::cuda
