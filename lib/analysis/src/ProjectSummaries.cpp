@@ -61,24 +61,25 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
     O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
   if (F.OutsideValues)
     O["outsideValues"] = Fact(*F.OutsideValues);
-  if (!F.LaunchedParams.empty()) {
-    llvm::json::Array Launched;
-    for (const FunctionSummary::LaunchedParam &L : F.LaunchedParams) {
-      llvm::json::Object P = Fact(L.Launch);
-      P["param"] = L.Param;
-      Launched.push_back(std::move(P));
+  // A list of facts about parameters: each fact with its "param".
+  auto ParamFacts = [&](llvm::StringRef Key, const auto &List,
+                        auto FactOfItem) {
+    if (List.empty())
+      return;
+    llvm::json::Array Items;
+    for (const auto &Item : List) {
+      llvm::json::Object P = Fact(FactOfItem(Item));
+      P["param"] = Item.Param;
+      Items.push_back(std::move(P));
     }
-    O["launchedParams"] = std::move(Launched);
-  }
-  if (!F.IndexedParams.empty()) {
-    llvm::json::Array Indexed;
-    for (const FunctionSummary::IndexedParam &I : F.IndexedParams) {
-      llvm::json::Object P = Fact(I.Sink);
-      P["param"] = I.Param;
-      Indexed.push_back(std::move(P));
-    }
-    O["indexedParams"] = std::move(Indexed);
-  }
+    O[Key] = std::move(Items);
+  };
+  ParamFacts("launchedParams", F.LaunchedParams,
+             [](const FunctionSummary::LaunchedParam &L)
+                 -> const FunctionSummary::Fact & { return L.Launch; });
+  ParamFacts("indexedParams", F.IndexedParams,
+             [](const FunctionSummary::IndexedParam &I)
+                 -> const FunctionSummary::Fact & { return I.Sink; });
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
     Calls.push_back(llvm::json::Object{{"usr", C.USR},
