@@ -4,8 +4,9 @@
 # over torch-tidy's own sources: checks/, lib/analysis/, tools/driver/,
 # tools/clangd/, tools/plugin/, the unit tests (test/unit/) and the runtime
 # shim's sources that the build compiles (lib/runtime/src/, with its own
-# .clang-tidy for LibTorch's naming). The headers are checked through the
-# sources that include them. Prints each finding and fails on any; prints a summary
+# .clang-tidy for LibTorch's naming, and the project's own libtorch-* checks,
+# since it is LibTorch code). The headers are checked through the sources
+# that include them. Prints each finding and fails on any; prints a summary
 # line when there is none.
 #
 # One process a file: the unused includes come from clang-tidy's
@@ -101,6 +102,9 @@ lint_one() {
   # stop the test before x's value is read.
   local config=(--checks='misc-include-cleaner')
   case "$f" in
+    # The runtime is LibTorch code: the project's own checks run on it too.
+    lib/runtime/*|*/lib/runtime/*)
+      config=(--checks='misc-include-cleaner,libtorch-*') ;;
     test/unit/*|*/test/unit/*)
       config=(--config-file="$PWD/.clang-tidy"
         --checks='misc-include-cleaner,-bugprone-unchecked-optional-access') ;;
