@@ -7,6 +7,7 @@
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/KernelLaunches.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTLambda.h"
@@ -403,7 +404,7 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
       }
       F.IndexedParams.push_back(
           {I.Param, FunctionSummary::Fact{describeSink(I.Site, Ctx),
-                                          Where.of(I.Sink->getBeginLoc()),
+                                          Where.of(compat::beginLoc(I.Sink)),
                                           std::move(Via)}});
     }
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
