@@ -214,12 +214,9 @@ void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
   torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     torchtidy::forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call || Call->isInstantiationDependent() ||
-          !torchtidy::mayBeIndexOpCallee(Call->getDirectCallee()) ||
+      std::optional<IndexOpSite> Site = torchtidy::matchIndexSink(Call);
+      if (!Site ||
           !torchtidy::isUserCode(torchtidy::compat::beginLoc(Call), SM))
-        return;
-      std::optional<IndexOpSite> Site = torchtidy::matchIndexOp(Call);
-      if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
         return;
       if (Site->K == IndexOpSite::LossTarget && !CheckLossTargets)
         return;
@@ -260,14 +257,26 @@ void UncheckedIndexCheck::checkPassedIds(
         return;
       const unsigned First =
           isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-      // The arguments that hold ids from outside, first: only then is the
-      // callee asked about (a question can make a project run analyse this
-      // file again).
+      // A function of this file says which parameters reach an index (once
+      // per function, memoised): only their arguments are looked at.
+      llvm::ArrayRef<torchtidy::IndexedParam> Listed;
+      if (Def) {
+        Listed = Ranges.indexedParams(Def);
+        if (Listed.empty())
+          return;
+      }
+      // Another file's is asked only about arguments that hold ids from
+      // outside (a question can make a project run analyse this file
+      // again).
       llvm::SmallVector<std::pair<unsigned, torchtidy::OutsideValues>, 1>
           Outside;
       for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
         if (I + First >= Call->getNumArgs())
           break;
+        if (Def && llvm::none_of(Listed, [&](const torchtidy::IndexedParam &P) {
+              return P.Param == I;
+            }))
+          continue;
         const Expr *Arg = Call->getArg(I + First);
         if (isa<CXXDefaultArgExpr>(Arg))
           continue;
@@ -298,7 +307,7 @@ void UncheckedIndexCheck::checkPassedIds(
               break;
             }
         } else if (Def) {
-          for (const torchtidy::IndexedParam &I : Ranges.indexedParams(Def))
+          for (const torchtidy::IndexedParam &I : Listed)
             if (I.Param == Param) {
               R.emplace();
               R->What = describe(I.Site, Ctx).What;

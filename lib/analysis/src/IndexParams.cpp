@@ -23,22 +23,14 @@ using namespace ranges;
 
 namespace {
 
-/// The container \p E reads an element of: `v[i]`, `v.at(i)`, `v.front()`,
-/// `v.back()` of a std container; else null.
+/// The std container \p E reads an element of (containerOfElement: `v[i]`,
+/// `v.at(i)`, `v.front()`); else null.
 const Expr *elementOf(const Expr *E) {
-  E = unwrap(E);
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-      isStdContainer(Op->getArg(0)->getType().getNonReferenceType()))
-    return Op->getArg(0);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
-    if (const CXXMethodDecl *MD = MC->getMethodDecl();
-        MD && MD->getIdentifier() &&
-        llvm::is_contained({"at", "front", "back"}, MD->getName()) &&
-        isStdContainer(
-            MC->getImplicitObjectArgument()->getType().getNonReferenceType()))
-      return MC->getImplicitObjectArgument();
-  return nullptr;
+  const auto *Call = dyn_cast_or_null<CallExpr>(unwrap(E));
+  const Expr *Container = Call ? containerOfElement(Call) : nullptr;
+  if (!Container || !isStdContainer(Container->getType().getNonReferenceType()))
+    return nullptr;
+  return Container;
 }
 
 } // namespace
@@ -172,12 +164,9 @@ IndexRangeAnalysis::Impl::indexedParams(const FunctionDecl *FD) {
     // The index ops of this function.
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call || Call->isInstantiationDependent() ||
-          !mayBeIndexOpCallee(Call->getDirectCallee()))
-        return;
-      std::optional<IndexOpSite> Site = matchIndexOp(Call);
-      if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex ||
-          Site->K == IndexOpSite::LossTarget)
+      // Loss targets are the check's by an option: not a summary's fact.
+      std::optional<IndexOpSite> Site = matchIndexSink(Call);
+      if (!Site || Site->K == IndexOpSite::LossTarget)
         return;
       // Any check of the index relates it to something: not ours to judge.
       if (std::optional<IndexVar> V = indexVariable(Site->Index))
@@ -185,7 +174,7 @@ IndexRangeAnalysis::Impl::indexedParams(const FunctionDecl *FD) {
           return;
       const IndexRange R = rangeOf(FD, Site->Index, Call);
       for (const ParmVarDecl *P : R.Params)
-        Add(P, IndexedParam{0, Call, *Site, FD, {}});
+        Add(P, IndexedParam{0, Call, *Site, {}});
     });
     // What the functions of this unit it calls do with what it passes.
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {

@@ -20,18 +20,22 @@ using namespace clang;
 
 namespace torchtidy {
 
-const Expr *wholeOfSplitPiece(const CallExpr *Call) {
-  const Expr *Container = nullptr;
+const Expr *containerOfElement(const CallExpr *Call) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (MD && MD->getIdentifier() &&
         hasOpFact(MD->getName(), op::AnyMember, op::ContainerAccess))
-      Container = MC->getImplicitObjectArgument();
+      return MC->getImplicitObjectArgument();
   } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
         !isTensorType(Op->getArg(0)->getType()))
-      Container = Op->getArg(0);
+      return Op->getArg(0);
   }
+  return nullptr;
+}
+
+const Expr *wholeOfSplitPiece(const CallExpr *Call) {
+  const Expr *Container = containerOfElement(Call);
   if (!Container)
     return nullptr;
   const auto *Split =

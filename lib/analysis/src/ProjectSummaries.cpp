@@ -392,20 +392,15 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
                                       {}}});
       }
     for (const IndexedParam &I : Ranges.indexedParams(FD)) {
-      std::vector<SummaryStep> Via;
-      const FunctionDecl *Caller = FD;
-      for (const CallExpr *Call : I.Via) {
-        const FunctionDecl *Callee = Call->getDirectCallee();
-        if (!Callee)
-          break;
-        Via.push_back(
-            {nameOf(Caller), nameOf(Callee), Where.of(Call->getExprLoc())});
-        Caller = Callee;
-      }
+      // Each call on the way is to a definition (indexedParams follows
+      // only those).
+      llvm::SmallVector<CallStep, 2> Chain;
+      for (const CallExpr *Call : I.Via)
+        Chain.push_back({Call, Call->getDirectCallee()});
       F.IndexedParams.push_back(
           {I.Param, FunctionSummary::Fact{describeSink(I.Site, Ctx),
                                           Where.of(compat::beginLoc(I.Sink)),
-                                          std::move(Via)}});
+                                          stepsOf(FD, Chain, Where)}});
     }
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();

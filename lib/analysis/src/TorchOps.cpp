@@ -284,6 +284,16 @@ static const Expr *singleListElement(const Expr *E) {
   return IL && IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
 }
 
+std::optional<IndexOpSite> matchIndexSink(const CallExpr *Call) {
+  if (!Call || Call->isInstantiationDependent() ||
+      !mayBeIndexOpCallee(Call->getDirectCallee()))
+    return std::nullopt;
+  std::optional<IndexOpSite> Site = matchIndexOp(Call);
+  if (!Site || !Site->Index || Site->K == IndexOpSite::AdvancedIndex)
+    return std::nullopt;
+  return Site;
+}
+
 std::optional<IndexOpSite> matchIndexOp(const CallExpr *Call) {
   if (!Call)
     return std::nullopt;

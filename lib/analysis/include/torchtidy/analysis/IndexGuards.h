@@ -222,6 +222,11 @@ private:
       HelperMemo;
 };
 
+/// `v[i]`, `v.at(i)`, `v.front()` (a ContainerAccess member of the op table,
+/// or `[]` on what is not a tensor) -> `v`: the container \p Call reads an
+/// element of; null when \p Call is no such access.
+const clang::Expr *containerOfElement(const clang::CallExpr *Call);
+
 /// `ids.split(n)[0]`, `ids.chunk(2).at(1)`, `torch::split(ids, n)[0]` ->
 /// `ids`: the tensor an element of a split's pieces comes from (a subset of
 /// its values); null when \p Call is not such an element.

@@ -225,8 +225,6 @@ struct IndexedParam {
   unsigned Param = 0;
   const clang::CallExpr *Sink = nullptr;
   IndexOpSite Site;
-  /// The function that holds the sink.
-  const clang::FunctionDecl *SinkFunction = nullptr;
   llvm::SmallVector<const clang::CallExpr *, 2> Via;
 };
 

@@ -331,6 +331,11 @@ llvm::StringRef torchCalleeName(const clang::CallExpr *Call);
 /// embedding functions and module calls, and the losses.
 std::optional<IndexOpSite> matchIndexOp(const clang::CallExpr *Call);
 
+/// The index ops whose index libtorch-unchecked-index judges: a call that is
+/// not template-dependent, recognised by matchIndexOp, with an index, and not
+/// advanced indexing (`x.index({...})`, whose parts are judged apart).
+std::optional<IndexOpSite> matchIndexSink(const clang::CallExpr *Call);
+
 /// `emb(ids)` through a holder, or `emb->forward(ids)` / `impl.forward(ids)`:
 /// the module class whose forward is called, and the module expression.
 const clang::CXXRecordDecl *moduleForwardCall(const clang::CallExpr *Call,
