@@ -62,17 +62,17 @@ void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
   if (E.K == CudaEvidence::Op) {
     diag(E.Site->getExprLoc(), "CUDA work %0: this %1", DiagnosticIDs::Note)
         << Where << describeOp(E.Operation);
-    return;
+  } else {
+    diag(E.Site->getExprLoc(), "CUDA work %0: a module of class %1",
+         DiagnosticIDs::Note)
+        << Where << E.Module;
+    if (E.MovedAt)
+      diag(E.MovedAt->getExprLoc(), "which is moved to a CUDA device here",
+           DiagnosticIDs::Note);
   }
-  diag(E.Site->getExprLoc(), "CUDA work %0: a module of class %1",
-       DiagnosticIDs::Note)
-      << Where << E.Module;
-  if (E.MovedAt)
-    diag(E.MovedAt->getExprLoc(), "which is moved to a CUDA device here",
-         DiagnosticIDs::Note);
-  if (E.DeviceAt && E.DeviceAt->getExprLoc() != E.MovedAt->getExprLoc())
-    diag(E.DeviceAt->getExprLoc(), "the device is CUDA here",
-         DiagnosticIDs::Note);
+  noteCudaDevice(E.DeviceAt, E.DeviceExternal,
+                 E.MovedAt ? E.MovedAt->getExprLoc() : E.Site->getExprLoc(),
+                 SM);
 }
 
 void CudaErrorRecoveryCheck::checkTranslationUnit(ASTContext &Ctx) {

@@ -71,6 +71,8 @@ void CudaInDatasetGetCheck::report(const CXXMethodDecl *Hook,
     diag(F.Op.MovedAt->getBeginLoc(), "%0 is made a CUDA tensor here",
          DiagnosticIDs::Note)
         << F.Op.Member;
+  noteCudaDevice(F.Op.DeviceAt, F.Op.DeviceExternal, F.Op.Site->getExprLoc(),
+                 SM);
 }
 
 /// CUDA work in a function of another translation unit, as the project's

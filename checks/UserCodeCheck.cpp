@@ -39,6 +39,23 @@ void UserCodeCheck::notePlace(const torchtidy::SourcePlace &P,
          DiagnosticIDs::Note);
 }
 
+void UserCodeCheck::noteCudaDevice(
+    const Expr *DeviceAt,
+    const std::optional<torchtidy::FunctionSummary> &External,
+    SourceLocation Anchor, SourceManager &SM) {
+  if (!DeviceAt)
+    return;
+  if (DeviceAt->getExprLoc() != Anchor)
+    diag(DeviceAt->getExprLoc(), "the device is CUDA here",
+         DiagnosticIDs::Note);
+  if (External && External->CudaDevice)
+    notePlace(External->CudaDevice->At,
+              "'" + External->Name + "' returns a CUDA device here (" +
+                  External->CudaDevice->What + "; the project's summary of '" +
+                  External->Name + "')",
+              DeviceAt->getExprLoc(), SM);
+}
+
 void UserCodeCheck::onEndOfTranslationUnit() {
   endTranslationUnit();
   Reported.clear();

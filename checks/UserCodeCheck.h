@@ -58,6 +58,13 @@ protected:
   /// at \p Fallback and names the file and line in its text.
   void notePlace(const torchtidy::SourcePlace &P, llvm::StringRef Text,
                  SourceLocation Fallback, SourceManager &SM);
+  /// Where a device is shown to be CUDA (cudaDeviceEvidence): "the device
+  /// is CUDA here" at \p DeviceAt unless that is \p Anchor (the note just
+  /// made), and, when \p External (the summary of the function of another
+  /// file that \p DeviceAt calls) says where it returns one, a note there.
+  void noteCudaDevice(const Expr *DeviceAt,
+                      const std::optional<torchtidy::FunctionSummary> &External,
+                      SourceLocation Anchor, SourceManager &SM);
 
 private:
   llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;

@@ -205,3 +205,41 @@ void startOther(const Options &opts) {
   net->to(device);
   handle(net, torch::randn({2}));
 }
+
+// A tensor moved to, or made on, a device that a function of this file
+// returns, or that a local is set to: the same evidence as for a module.
+torch::Device gpuIfAny() {
+  if (torch::cuda::is_available())
+    return torch::Device(torch::kCUDA, 0);
+  return torch::kCPU;
+}
+torch::Device cpuOnly() { return torch::Device(torch::kCPU); }
+torch::Device fromConfig();
+void moves(torch::Tensor x, bool use_gpu) {
+  torch::Device device = gpuIfAny();
+  try {
+    auto y = x.to(device);
+  } catch (const c10::Error &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const c10::Error &' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:16: note: CUDA work in the try block: this moves a tensor to a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-12]]:12: note: the device is CUDA here
+  }
+  torch::Device chosen(torch::kCPU);
+  if (use_gpu)
+    chosen = torch::kCUDA;
+  try {
+    auto z = torch::zeros({2}, chosen);
+  } catch (...) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of '...' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:14: note: CUDA work in the try block: this creates a tensor on a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-6]]:14: note: the device is CUDA here
+  }
+  // Not known to be CUDA: a function that returns the CPU, one of another
+  // file with no project summary, a parameter.
+  try {
+    auto a = x.to(cpuOnly());
+    auto b = x.to(fromConfig());
+    auto c = torch::ones({2}, torch::Device(torch::kCPU));
+  } catch (const c10::Error &e) {
+  }
+}

@@ -135,6 +135,41 @@ struct OutOfLine : data::datasets::Dataset<OutOfLine> {
 data::Example<> OutOfLine::get(size_t i) { return {x_.cuda(), x_}; }
 // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: 'cuda' moves a tensor to the GPU in 'OutOfLine::get'
 
+// A device that a function of the file returns, or that a local is set to.
+torch::Device trainingDevice() {
+  return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+}
+torch::Device cpuDevice() { return torch::kCPU; }
+torch::Device configuredDevice(); // another file's, no project run
+struct ChosenDevice : data::datasets::Dataset<ChosenDevice> {
+  data::Example<> get(size_t i) override {
+    auto x = x_[i].to(trainingDevice());
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'to' moves a tensor to a CUDA device in 'ChosenDevice::get'
+    // CHECK-MESSAGES: :[[@LINE-8]]:10: note: the device is CUDA here
+    auto y = x_[i].to(cpuDevice());
+    auto z = x_[i].to(configuredDevice());
+    return {x, y + z};
+  }
+  torch::Tensor label(size_t i, bool gpu) {
+    torch::Device d = torch::kCPU;
+    if (gpu)
+      d = torch::Device("cuda:1");
+    return torch::full({1}, 1.0, d);
+  }
+  data::Example<> get_labelled(size_t i) { return {x_[i], label(i, true)}; }
+  c10::optional<size_t> size() const override { return 1; }
+  torch::Tensor x_;
+};
+struct LabelsOnGpu : data::datasets::Dataset<LabelsOnGpu> {
+  data::Example<> get(size_t i) override { return inner_.get_labelled(i); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: 'ChosenDevice::get_labelled' does CUDA work ('full' creates a tensor on a CUDA device) in 'LabelsOnGpu::get'
+  // CHECK-MESSAGES: :[[@LINE-7]]:59: note: 'ChosenDevice::get_labelled' calls 'ChosenDevice::label' here
+  // CHECK-MESSAGES: :[[@LINE-10]]:12: note: 'full' creates a tensor on a CUDA device here
+  // CHECK-MESSAGES: :[[@LINE-12]]:11: note: the device is CUDA here
+  c10::optional<size_t> size() const override { return 1; }
+  ChosenDevice inner_;
+};
+
 //===--- Not CUDA work, or not a hook: no warnings below. ------------------===//
 
 struct CpuOnly : data::datasets::Dataset<CpuOnly> {

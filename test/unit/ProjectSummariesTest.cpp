@@ -237,6 +237,52 @@ torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
   ProjectSummaries::instance().clear();
 }
 
+TEST(ProjectSummaries, DevicesThatAreCudaOnSomePath) {
+  auto AST = parse(R"cpp(
+torch::Device choose() {
+  return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+}
+torch::Device through() { return choose(); }
+torch::Device assigned(bool gpu) {
+  torch::Device d(torch::kCPU);
+  if (gpu)
+    d = torch::Device(torch::kCUDA, 1);
+  return d;
+}
+torch::Device cpu() { return torch::kCPU; }
+torch::Device passed(torch::Device d) { return d; }
+torch::Device elsewhere();
+torch::Device other() { return elsewhere(); }
+torch::Tensor moved(torch::Tensor t) { return t.to(torch::kCUDA); }
+)cpp");
+  ProjectSummaries::instance().clear();
+  ProjectSummaries::instance().disable();
+  const TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const FunctionSummary *Choose = find(S, "choose");
+  ASSERT_TRUE(Choose && Choose->CudaDevice);
+  EXPECT_EQ(Choose->CudaDevice->What,
+            "'torch::cuda::is_available() ? torch::kCUDA : torch::kCPU'");
+  EXPECT_EQ(Choose->CudaDevice->At.Line, 4U);
+  EXPECT_TRUE(hasFact(*Choose, SummaryFact::CudaDevice));
+  // Through a function of the unit: the evidence is where it is.
+  const FunctionSummary *Through = find(S, "through");
+  ASSERT_TRUE(Through && Through->CudaDevice);
+  EXPECT_EQ(Through->CudaDevice->At.Line, 4U);
+  const FunctionSummary *Assigned = find(S, "assigned");
+  ASSERT_TRUE(Assigned && Assigned->CudaDevice);
+  EXPECT_EQ(Assigned->CudaDevice->What, "'torch::Device(torch::kCUDA, 1)'");
+  EXPECT_EQ(Assigned->CudaDevice->At.Line, 10U);
+  // The CPU, a parameter, a function of another unit (not linked), and a
+  // function that returns a tensor: nothing.
+  for (const char *Quiet : {"cpu", "passed", "other", "moved"}) {
+    const FunctionSummary *F = find(S, Quiet);
+    EXPECT_TRUE(!F || !F->CudaDevice) << Quiet;
+  }
+  EXPECT_EQ(factName(SummaryFact::CudaDevice), "cudaDevice");
+  ProjectSummaries::instance().clear();
+}
+
 TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   auto AST = parse(Unit);
   TranslationUnitSummary S =
@@ -251,6 +297,8 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
        FunctionSummary::Fact{"Embedding 'emb'",
                              {"/p/model.cpp", 12, 10},
                              {{"embed", "lookup", {"/p/model.cpp", 4, 3}}}}}};
+  S.Functions.front().CudaDevice =
+      FunctionSummary::Fact{"'torch::kCUDA'", {"/p/device.cpp", 5, 10}, {}};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -269,6 +317,9 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   EXPECT_EQ(Back.Functions.front().IndexedParams[0].Param, 1U);
   EXPECT_EQ(Back.Functions.front().IndexedParams[0].Sink.Via.size(), 1U);
   EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::IndexedParams));
+  ASSERT_TRUE(Back.Functions.front().CudaDevice);
+  EXPECT_EQ(Back.Functions.front().CudaDevice->At.Line, 5U);
+  EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::CudaDevice));
   // A parameter index that cannot be one is refused.
   {
     llvm::json::Value Bad = toJSON(Back);

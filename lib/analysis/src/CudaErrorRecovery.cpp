@@ -2,7 +2,6 @@
 
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/FunctionContext.h"
-#include "torchtidy/analysis/HardcodedDevice.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -226,80 +225,6 @@ bool recognisesOutOfMemory(const CXXCatchStmt *H) {
 
 namespace {
 
-const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
-                         unsigned Depth);
-
-/// The CUDA side of what \p FD returns.
-const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def || !isUserDecl(Def) ||
-      Def->isDependentContext())
-    return nullptr;
-  const Expr *Found = nullptr;
-  forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && !Found)
-      Found = cudaEvidence(RS->getRetValue(), Def, Depth + 1);
-  });
-  return Found;
-}
-
-const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
-                         unsigned Depth) {
-  if (!E || Depth > limits::DeviceValueSteps)
-    return nullptr;
-  E = writtenArgument(E);
-  if (classifyDevice(E) == DeviceClass::CUDA)
-    return E;
-  const Expr *Bare = E->IgnoreParenImpCasts();
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Bare)) {
-    if (const Expr *T = cudaEvidence(CO->getTrueExpr(), Within, Depth + 1))
-      return T;
-    if (const Expr *F = cudaEvidence(CO->getFalseExpr(), Within, Depth + 1))
-      return F;
-    // `use_cuda ? select_device() : torch::kCPU`: a choice against the CPU
-    // is the choice of a GPU, even when the other side is opaque (defined
-    // in another translation unit).
-    const Expr *T = writtenArgument(CO->getTrueExpr());
-    const Expr *F = writtenArgument(CO->getFalseExpr());
-    const DeviceClass TC = classifyDevice(T), FC = classifyDevice(F);
-    if (TC == DeviceClass::CPU && FC != DeviceClass::CPU &&
-        FC != DeviceClass::NotADevice)
-      return F;
-    if (FC == DeviceClass::CPU && TC != DeviceClass::CPU &&
-        TC != DeviceClass::NotADevice)
-      return T;
-    return nullptr;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
-      return nullptr;
-    if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1))
-      return I;
-    // An assignment in the function: `device = torch::kCUDA;`.
-    const Expr *Found = nullptr;
-    if (Within && Within->getBody())
-      forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
-        const Expr *LHS = nullptr, *RHS = nullptr;
-        if (Found || !splitAssignment(S, LHS, RHS))
-          return;
-        if (const auto *L = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          Found = cudaEvidence(RHS, Within, Depth + 1);
-      });
-    return Found;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(Bare))
-    return returnedCuda(Call->getDirectCallee(), Depth);
-  const Expr *Inner = Bare;
-  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
-    Inner = FC->getSubExpr()->IgnoreImplicit();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
-      CE && CE->getNumArgs() >= 1 && carriesDevice(CE->getArg(0)->getType()))
-    return cudaEvidence(CE->getArg(0), Within, Depth + 1);
-  return nullptr;
-}
-
 /// The module class of an expression's type: a module, a holder, a
 /// shared_ptr of a module, or a pointer to one of them.
 const CXXRecordDecl *moduleOf(QualType T) {
@@ -346,10 +271,6 @@ const FunctionDecl *userCallee(const Stmt *S, const Expr **At) {
 
 } // namespace
 
-const Expr *cudaDeviceEvidence(const Expr *E, const FunctionDecl *Within) {
-  return cudaEvidence(E, Within, 0);
-}
-
 CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth,
                                        bool FollowSummaries)
     : MaxCallDepth(MaxCallDepth), FollowSummaries(FollowSummaries) {
@@ -361,14 +282,17 @@ CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth,
       const CXXRecordDecl *RD = movedModule(MC);
       if (!RD || CudaModules.count(RD))
         return;
-      if (const Expr *D = cudaDeviceEvidence(MC->getArg(0), FD))
-        CudaModules[RD] = {MC, D};
+      std::optional<FunctionSummary> External;
+      if (const Expr *D = cudaDeviceEvidence(
+              MC->getArg(0), FD, FollowSummaries ? &External : nullptr))
+        CudaModules[RD] = {MC, D, std::move(External)};
     });
   });
 }
 
 std::optional<CudaEvidence>
-CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
+CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body,
+                               const FunctionDecl *Within) {
   std::optional<CudaEvidence> R;
   forEachOwnStmt(Body, [&](const Stmt *S) {
     if (R)
@@ -376,7 +300,8 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
     const auto *E = dyn_cast<Expr>(S);
     if (!E || E->isTypeDependent() || E->isValueDependent())
       return;
-    if (std::optional<CudaOp> Op = classifyCudaOp(E)) {
+    std::optional<CudaOp> Op = classifyCudaOp(E);
+    if (Op) {
       const bool OnCuda =
           (Op->K != CudaOp::MoveToDevice && Op->K != CudaOp::Factory) ||
           Op->Device == DeviceClass::CUDA;
@@ -388,6 +313,18 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
         return;
       }
     }
+    // `x.to(device)` with `device` set to a CUDA device where the op does
+    // not show it (a local assigned one, a function's result).
+    if (!Op || Op->K == CudaOp::MoveToDevice || Op->K == CudaOp::Factory)
+      if (std::optional<CudaOp> D = deviceOp(E, Within, FollowSummaries)) {
+        R = CudaEvidence();
+        R->K = CudaEvidence::Op;
+        R->Site = E;
+        R->DeviceAt = D->DeviceAt;
+        R->DeviceExternal = D->DeviceExternal;
+        R->Operation = std::move(*D);
+        return;
+      }
     // A module of a class moved to CUDA: run (forward, operator(), a method
     // of the user's class), or passed to a function of the user. Not its
     // moves, assignments, torch::load/save or other LibTorch bookkeeping,
@@ -431,6 +368,7 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body) {
       R->Module = RD;
       R->MovedAt = It->second.MovedAt;
       R->DeviceAt = It->second.DeviceAt;
+      R->DeviceExternal = It->second.DeviceExternal;
       return;
     }
   });
@@ -467,7 +405,7 @@ CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
 
 std::optional<CudaEvidence>
 CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
-  if (std::optional<CudaEvidence> Own = inOwnStmts(S))
+  if (std::optional<CudaEvidence> Own = inOwnStmts(S, Within))
     return Own;
   if (std::optional<CudaEvidence> Other = inOtherUnits(S))
     return Other;
@@ -495,7 +433,7 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
   for (size_t I = 0; I < Work.size(); ++I) {
     // Moved out: Enqueue may grow (and move) Work.
     const Node Cur = std::move(Work[I]);
-    if (std::optional<CudaEvidence> E = inOwnStmts(Cur.FD->getBody())) {
+    if (std::optional<CudaEvidence> E = inOwnStmts(Cur.FD->getBody(), Cur.FD)) {
       E->Chain = Cur.Chain;
       return E;
     }

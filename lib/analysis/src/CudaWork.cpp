@@ -352,6 +352,37 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
   return std::nullopt;
 }
 
+llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
+                                                  CudaOp::Kind &K) {
+  llvm::SmallVector<const Expr *, 2> Out;
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || Call->isValueDependent() || Call->isTypeDependent())
+    return Out;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
+    if (!isTensorMethod(MD))
+      return Out;
+    const uint64_t Facts = callFacts(Call);
+    if (Facts & op::MovesToCuda)
+      return Out;
+    K = (Facts & op::MovesToArgument) ? CudaOp::MoveToDevice : CudaOp::Factory;
+  } else if (isTorchFunction(FD) && isTensorType(FD->getReturnType()) &&
+             !inTorchCudaNamespace(FD)) {
+    K = CudaOp::Factory;
+  } else {
+    return Out;
+  }
+  const unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = 0;
+       I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I + Offset);
+    if (carriesDevice(FD->getParamDecl(I)->getType()) &&
+        !isa<CXXDefaultArgExpr>(Arg))
+      Out.push_back(Arg);
+  }
+  return Out;
+}
+
 //===--- Member tensors moved to CUDA -------------------------------------===//
 
 /// \p E makes a CUDA tensor: a move, a factory, or an op on one
@@ -555,9 +586,12 @@ namespace {
 /// Collects a function's own CUDA work and its calls to walkable functions.
 class BodyScanner {
 public:
-  BodyScanner(CudaWorkFinder &Finder, std::vector<CudaOp> &Ops,
+  /// Scans \p Within's statements.
+  BodyScanner(CudaWorkFinder &Finder, const FunctionDecl *Within,
+              bool FollowSummaries, std::vector<CudaOp> &Ops,
               std::vector<CallStep> &Calls, std::vector<CallStep> &External)
-      : Finder(Finder), Ops(Ops), Calls(Calls), External(External) {}
+      : Finder(Finder), Within(Within), FollowSummaries(FollowSummaries),
+        Ops(Ops), Calls(Calls), External(External) {}
 
   void scan(const Stmt *S) {
     if (!S)
@@ -571,6 +605,10 @@ public:
     if (const auto *E = dyn_cast<Expr>(S)) {
       if (std::optional<CudaOp> Op = classifyCudaOp(E))
         Ops.push_back(*Op);
+      // `x.to(device)` with a device that a function returns, or that a
+      // local is set to.
+      else if (std::optional<CudaOp> D = deviceOp(E, Within, FollowSummaries))
+        Ops.push_back(std::move(*D));
       noteCall(E);
       noteMemberRead(E);
     }
@@ -618,6 +656,8 @@ private:
   }
 
   CudaWorkFinder &Finder;
+  const FunctionDecl *Within;
+  bool FollowSummaries;
   std::vector<CudaOp> &Ops;
   std::vector<CallStep> &Calls;
   std::vector<CallStep> &External;
@@ -635,7 +675,8 @@ CudaWorkFinder::summarize(const FunctionDecl *FD) {
   Summaries[FD] = std::move(S);
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && !Def->isDependentContext()) {
-    BodyScanner Scanner(*this, Ref.Ops, Ref.Calls, Ref.External);
+    BodyScanner Scanner(*this, Def, FollowSummaries, Ref.Ops, Ref.Calls,
+                        Ref.External);
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten())

@@ -62,6 +62,8 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
     O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
   if (F.OutsideValues)
     O["outsideValues"] = Fact(*F.OutsideValues);
+  if (F.CudaDevice)
+    O["cudaDevice"] = Fact(*F.CudaDevice);
   // A list of facts about parameters: each fact with its "param".
   auto ParamFacts = [&](llvm::StringRef Key, const auto &List,
                         auto FactOfItem) {
@@ -186,6 +188,7 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
          M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
          M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
          M.mapOptional("outsideValues", F.OutsideValues) &&
+         M.mapOptional("cudaDevice", F.CudaDevice) &&
          M.mapOptional("launchedParams", F.LaunchedParams) &&
          M.mapOptional("indexedParams", F.IndexedParams) &&
          M.mapOptional("calls", F.Calls);
@@ -297,19 +300,22 @@ std::string describeLaunch(const Expr *Launch) {
 }
 
 /// An index op, for a note: "index_select on 'emb'", "Embedding 'tok_'".
+/// \p E as written, "" when it is not in one file (a macro's argument).
+std::string sourceText(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return "";
+  const CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()),
+      Ctx.getSourceManager(), Ctx.getLangOpts());
+  if (R.isInvalid())
+    return "";
+  return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts())
+      .trim()
+      .str();
+}
+
 std::string describeSink(const IndexOpSite &Site, const ASTContext &Ctx) {
-  auto Text = [&](const Expr *E) -> std::string {
-    if (!E)
-      return "";
-    const CharSourceRange R = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(E->getSourceRange()),
-        Ctx.getSourceManager(), Ctx.getLangOpts());
-    if (R.isInvalid())
-      return "";
-    return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts())
-        .trim()
-        .str();
-  };
+  auto Text = [&](const Expr *E) { return sourceText(E, Ctx); };
   std::string Out = Site.Name.str();
   if (const std::string M = Text(Site.Module); !M.empty())
     return Out + " '" + M + "'";
@@ -381,6 +387,15 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
     if (std::optional<OutsideValues> O = Ranges.returnedOutsideValues(FD))
       F.OutsideValues =
           FunctionSummary::Fact{O->How, Where.of(O->At->getExprLoc()), {}};
+    // returnedCudaDevice tests the return type first (a device or
+    // TensorOptions).
+    if (const Expr *D = returnedCudaDevice(FD)) {
+      const std::string Text = sourceText(D, Ctx);
+      F.CudaDevice = FunctionSummary::Fact{Text.empty() ? "a CUDA device"
+                                                        : "'" + Text + "'",
+                                           Where.of(D->getExprLoc()),
+                                           {}};
+    }
     if (Launches)
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const Expr *Launch = nullptr;
@@ -509,6 +524,8 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "launchedParams";
   case SummaryFact::IndexedParams:
     return "indexedParams";
+  case SummaryFact::CudaDevice:
+    return "cudaDevice";
   }
   return "";
 }
@@ -525,6 +542,9 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
     break;
   case SummaryFact::OutsideValues:
     Held = &F.OutsideValues;
+    break;
+  case SummaryFact::CudaDevice:
+    Held = &F.CudaDevice;
     break;
   case SummaryFact::LaunchedParams:
   case SummaryFact::IndexedParams:

@@ -69,13 +69,6 @@ HandlerExit classifyHandlerExit(const clang::CXXCatchStmt *H,
 /// message with "out of memory" (case-insensitive).
 bool recognisesOutOfMemory(const clang::CXXCatchStmt *H);
 
-/// The expression that shows device expression \p E to be a CUDA device,
-/// else null: a CUDA device (classifyDevice), a local set to one (by its
-/// initialiser or an assignment in \p Within), the non-CPU side of a choice
-/// with the CPU, a function of the TU that returns one.
-const clang::Expr *cudaDeviceEvidence(const clang::Expr *E,
-                                      const clang::FunctionDecl *Within);
-
 /// One piece of evidence of CUDA work.
 struct CudaEvidence {
   enum Kind {
@@ -93,7 +86,13 @@ struct CudaEvidence {
   /// the expression that makes that device CUDA.
   const clang::CXXRecordDecl *Module = nullptr;
   const clang::Expr *MovedAt = nullptr;
+  /// ModuleCall, and an Op (a move or a factory) whose device argument is
+  /// not a CUDA device by itself (a local set to one, a function's result):
+  /// the expression that makes the device CUDA (cudaDeviceEvidence).
   const clang::Expr *DeviceAt = nullptr;
+  /// When DeviceAt is a call of a function of another translation unit:
+  /// that function's project summary, whose CudaDevice says where.
+  std::optional<FunctionSummary> DeviceExternal;
   /// The calls from the try block (or handler) down to the function of
   /// Site; empty when Site is in it. For Summary, Chain.back() is the call
   /// of the function of the other translation unit (Site).
@@ -118,13 +117,16 @@ public:
                                    const clang::FunctionDecl *Within);
 
 private:
-  std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *Body);
   /// The first call in \p Body's own statements of a function of another
   /// translation unit whose summary has CUDA work on a CUDA device.
   std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body) const;
+  /// \p Within: the function whose statements are searched.
+  std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *Body,
+                                         const clang::FunctionDecl *Within);
   struct Move {
     const clang::Expr *MovedAt;
     const clang::Expr *DeviceAt;
+    std::optional<FunctionSummary> DeviceExternal;
   };
   llvm::DenseMap<const clang::CXXRecordDecl *, Move> CudaModules;
   unsigned MaxCallDepth;

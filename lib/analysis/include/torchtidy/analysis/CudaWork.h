@@ -102,11 +102,51 @@ struct CudaOp {
   /// CudaMemberRead: the member, and where the class made it a CUDA tensor.
   const clang::FieldDecl *Member = nullptr;
   const clang::Expr *MovedAt = nullptr;
+  /// MoveToDevice, Factory (deviceOp): the expression that shows the
+  /// device argument to be CUDA (cudaDeviceEvidence), when the argument
+  /// does not by itself; and, when that is a call of a function of another
+  /// translation unit, its project summary (CudaDevice says where).
+  const clang::Expr *DeviceAt = nullptr;
+  std::optional<FunctionSummary> DeviceExternal;
 };
 
 /// The CUDA work \p E does by itself (not counting its children, and not
 /// member reads, which need the class: see CudaWorkFinder), if any.
 std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
+
+/// The expression that shows device expression \p E to be a CUDA device,
+/// else null: a CUDA device (classifyDevice), a local set to one (by its
+/// initialiser or an assignment in \p Within), the non-CPU side of a choice
+/// with the CPU, a function of the TU that returns one. With \p External,
+/// also a call of a function of another translation unit whose project
+/// summary says it returns a CUDA device (SummaryFact::CudaDevice): the
+/// call is returned and that summary set in \p External.
+const clang::Expr *
+cudaDeviceEvidence(const clang::Expr *E, const clang::FunctionDecl *Within,
+                   std::optional<FunctionSummary> *External = nullptr);
+
+/// The expression that shows a device that \p FD (a function that returns
+/// a device, a device type or TensorOptions) returns to be a CUDA device on
+/// some path (cudaDeviceEvidence of a returned value, through the functions
+/// of the TU it returns the result of), else null. For the project's
+/// summaries: functions of other translation units are not followed.
+const clang::Expr *returnedCudaDevice(const clang::FunctionDecl *FD);
+
+/// The arguments (not defaults) that \p Call passes for device-carrying
+/// parameters when it is a move (`t.to(d)`: \p K is MoveToDevice) or
+/// makes a tensor (`torch::zeros(size, d)`, `t.new_zeros(size, options)`:
+/// Factory), the calls whose device classifyCudaOp reads; else none.
+llvm::SmallVector<const clang::Expr *, 2>
+deviceOperands(const clang::CallExpr *Call, CudaOp::Kind &K);
+
+/// A move or a factory whose device argument classifyCudaOp does not know
+/// (a local set to a CUDA device by an assignment, the result of a function
+/// that returns one) but cudaDeviceEvidence shows to be CUDA in \p Within:
+/// the op, with DeviceAt (and DeviceExternal, with \p FollowSummaries, for a
+/// function of another translation unit).
+std::optional<CudaOp> deviceOp(const clang::Expr *E,
+                               const clang::FunctionDecl *Within,
+                               bool FollowSummaries);
 
 /// What \p Op does, as the start of a sentence or a note ("'to' moves a
 /// tensor to a CUDA device").

@@ -9,16 +9,17 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold five facts: the CUDA work a function does
+// Summaries of this version hold six facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
 // translation units (linked); and whether the values it returns come from
 // outside the program (IndexRanges.h: parsed, read or loaded ids), the
 // pointer parameters it passes on to a kernel launch (KernelLaunches.h's
-// launchers), and the parameters whose values reach an index op unchecked
-// (IndexRanges.h's indexedParams), these three from its own translation
-// unit only.
+// launchers), the parameters whose values reach an index op unchecked
+// (IndexRanges.h's indexedParams), and whether the device it returns is a
+// CUDA device on some path (CudaWork.h's returnedCudaDevice),
+// these four from its own translation unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +43,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 3;
+constexpr unsigned SummaryFormatVersion = 4;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -108,11 +109,18 @@ struct FunctionSummary {
     Fact Sink;
   };
   std::vector<IndexedParam> IndexedParams;
+  /// The device it returns (a c10::Device, a device type, TensorOptions) is
+  /// a CUDA device on some path (libtorch-cuda-error-recovery's evidence,
+  /// CudaWork.h's returnedCudaDevice: `torch::kCUDA`, the CUDA
+  /// side of `is_available() ? kCUDA : kCPU`): the device as written, and
+  /// where. Not linked: a function that returns what a function of another
+  /// file returns says nothing.
+  std::optional<Fact> CudaDevice;
 
   /// Whether the summary has a fact a check can use.
   bool saysSomething() const {
     return CudaWork || DefiniteCudaWork || OutsideValues ||
-           !LaunchedParams.empty() || !IndexedParams.empty();
+           !LaunchedParams.empty() || !IndexedParams.empty() || CudaDevice;
   }
 
   /// A call to a function that its translation unit declares but does not
@@ -132,15 +140,16 @@ enum class SummaryFact {
   DefiniteCudaWork,
   OutsideValues,
   LaunchedParams,
-  IndexedParams
+  IndexedParams,
+  CudaDevice
 };
 /// Every fact, for loops over them.
 inline constexpr SummaryFact AllSummaryFacts[] = {
-    SummaryFact::CudaWork, SummaryFact::DefiniteCudaWork,
+    SummaryFact::CudaWork,      SummaryFact::DefiniteCudaWork,
     SummaryFact::OutsideValues, SummaryFact::LaunchedParams,
-    SummaryFact::IndexedParams};
+    SummaryFact::IndexedParams, SummaryFact::CudaDevice};
 /// The fact's name in the format ("cudaWork", "definiteCudaWork",
-/// "outsideValues", "launchedParams", "indexedParams").
+/// "outsideValues", "launchedParams", "indexedParams", "cudaDevice").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
