@@ -249,6 +249,14 @@ torch::Device assigned(bool gpu) {
     d = torch::Device(torch::kCUDA, 1);
   return d;
 }
+torch::Device cached() {
+  static torch::Device d = [] {
+    if (torch::cuda::is_available())
+      return torch::kCUDA;
+    return torch::kCPU;
+  }();
+  return d;
+}
 torch::Device cpu() { return torch::kCPU; }
 torch::Device passed(torch::Device d) { return d; }
 torch::Device elsewhere();
@@ -273,6 +281,11 @@ torch::Tensor moved(torch::Tensor t) { return t.to(torch::kCUDA); }
   ASSERT_TRUE(Assigned && Assigned->CudaDevice);
   EXPECT_EQ(Assigned->CudaDevice->What, "'torch::Device(torch::kCUDA, 1)'");
   EXPECT_EQ(Assigned->CudaDevice->At.Line, 10U);
+  // A choice cached in a static local, made by a lambda called at once.
+  const FunctionSummary *Cached = find(S, "cached");
+  ASSERT_TRUE(Cached && Cached->CudaDevice);
+  EXPECT_EQ(Cached->CudaDevice->What, "'torch::kCUDA'");
+  EXPECT_EQ(Cached->CudaDevice->At.Line, 16U);
   // The CPU, a parameter, a function of another unit (not linked), and a
   // function that returns a tensor: nothing.
   for (const char *Quiet : {"cpu", "passed", "other", "moved"}) {

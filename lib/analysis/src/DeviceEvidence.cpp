@@ -82,7 +82,11 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+    // A local, or a static local that caches the choice
+    // (`static torch::Device d = [] { ... }();`): its initialiser and the
+    // assignments of the function.
+    if (!V || isa<ParmVarDecl>(V) ||
+        !(V->hasLocalStorage() || V->isStaticLocal()))
       return nullptr;
     if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1, External))
       return I;
