@@ -9,11 +9,13 @@
 // program that keeps running on a dead GPU.
 //
 // CUDA work is evidence, never a guess: the CudaWork analysis' operations on
-// a CUDA device (not a configurable one), and calls of modules whose class
-// the translation unit moves to a CUDA device (`model->to(device)` with
-// `device` CUDA, CUDA when available, or the non-CPU side of a choice
-// `use_gpu ? gpu_device() : torch::kCPU`), in the try block or in the
-// functions of the TU it calls, MaxCallDepth calls deep.
+// a CUDA device (not a configurable one), moves and factories on a device
+// that cudaDeviceEvidence (CudaWork.h) shows to be CUDA, and calls of
+// modules whose class the translation unit moves to such a device
+// (`model->to(device)` with `device` CUDA, CUDA when available, the non-CPU
+// side of a choice `use_gpu ? gpu_device() : torch::kCPU`, or what a
+// function of another file returns by its project summary), in the try
+// block or in the functions of the TU it calls, MaxCallDepth calls deep.
 //
 // Not reported: handlers that rethrow or throw, that end the program (a
 // [[noreturn]] call such as exit/abort, a return from main), that recognise
