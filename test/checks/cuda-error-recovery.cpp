@@ -243,3 +243,60 @@ void moves(torch::Tensor x, bool use_gpu) {
   } catch (const c10::Error &e) {
   }
 }
+
+// The device behind a shared_ptr made of one, through TensorOptions' setters.
+void throughOptions(int64_t n) {
+  std::shared_ptr<torch::Device> device = std::make_shared<torch::Device>(
+      torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  try {
+    auto a = torch::rand({n}, torch::TensorOptions().device(*device).dtype(torch::kHalf));
+  } catch (const std::exception &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const std::exception &' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:14: note: CUDA work in the try block: this creates a tensor on a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the device is CUDA here
+  }
+  // A pointer to a CPU device: nothing.
+  torch::Device cpu = torch::kCPU;
+  torch::Device *p = &cpu;
+  try {
+    auto b = torch::rand({n}, torch::TensorOptions().device(*p));
+  } catch (const std::exception &e) {
+  }
+}
+
+// A device member that a method sets to a CUDA device, and a module moved to
+// it in another method.
+struct HeadImpl : nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+TORCH_MODULE(Head);
+struct Predictor {
+  void init(int gpu) {
+    if (gpu >= 0)
+      device_ = torch::Device(torch::kCUDA, gpu);
+    net_->to(device_);
+  }
+  void predict(torch::Tensor x) {
+    try {
+      net_->forward(x.to(device_));
+    } catch (const std::exception &e) {
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: handler of 'const std::exception &' catches the CUDA errors
+      // CHECK-MESSAGES: :[[@LINE-3]]:13: note: CUDA work in the try block: a module of class 'HeadImpl'
+      // CHECK-MESSAGES: :[[@LINE-8]]:11: note: which is moved to a CUDA device here
+      // CHECK-MESSAGES: :[[@LINE-10]]:17: note: the device is CUDA here
+    }
+  }
+  torch::Device device_ = torch::kCPU;
+  Head net_;
+};
+// A device member only ever set from a parameter: nothing.
+struct Configured {
+  explicit Configured(torch::Device d) : device_(d) {}
+  void step(torch::Tensor x) {
+    try {
+      auto y = x.to(device_);
+    } catch (const std::exception &e) {
+    }
+  }
+  torch::Device device_;
+};

@@ -2,7 +2,10 @@
 
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/HardcodedDevice.h"
+#include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -34,6 +37,41 @@ const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth,
     if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && !Found)
       Found = cudaEvidence(RS->getRetValue(), Def, Depth + 1, External);
   });
+  return Found;
+}
+
+/// A device member set to a CUDA device on some path: by its default
+/// member initialiser, a constructor's initialiser, or an assignment in a
+/// member function of its class that the translation unit defines
+/// (`if (gpu_id >= 0) device_ = torch::Device(torch::kCUDA, gpu_id);`).
+const Expr *memberCuda(const FieldDecl *F, unsigned Depth,
+                       ExternalDevice External) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || !isDeviceValued(F->getType()) || Depth > limits::DeviceValueSteps)
+    return nullptr;
+  if (const Expr *I = cudaEvidence(F->getInClassInitializer(), nullptr,
+                                   Depth + 1, External))
+    return I;
+  const Expr *Found = nullptr;
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (Found || !MD->hasBody(Def) || !Def || !isUserDecl(Def))
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (!Found && Init->isWritten() && Init->getMember() == F)
+          Found = cudaEvidence(Init->getInit(), Def, Depth + 1, External);
+    if (Found)
+      break;
+    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
+      const Expr *LHS = nullptr, *RHS = nullptr;
+      if (Found || !splitAssignment(S, LHS, RHS))
+        return;
+      if (const auto *L = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+          L && L->getMemberDecl() == F)
+        Found = cudaEvidence(RHS, Def, Depth + 1, External);
+    });
+  }
   return Found;
 }
 
@@ -103,11 +141,40 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
       });
     return Found;
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(Bare))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return memberCuda(F, Depth, External);
   if (const auto *Call = dyn_cast<CallExpr>(Bare)) {
+    // `*device`, a pointer or shared_ptr to a device: what it points to.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+        OC && OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
+      return cudaEvidence(OC->getArg(0), Within, Depth + 1, External);
+    const uint64_t Facts = callFacts(Call);
+    // `options.device(d)`, `torch::device(d)`: the device d; `.dtype(t)` and
+    // the other setters keep the device of the options they are called on.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && isTensorOptionsClass(compat::recordType(MD->getParent())))
+        return cudaEvidence((Facts & op::OptionsDevice) && MC->getNumArgs() > 0
+                                ? MC->getArg(0)
+                                : MC->getImplicitObjectArgument(),
+                            Within, Depth + 1, External);
+    } else if (formOf(Call->getDirectCallee()) == op::Aten &&
+               (Facts & op::OptionsDevice) && Call->getNumArgs() > 0) {
+      return cudaEvidence(Call->getArg(0), Within, Depth + 1, External);
+    }
+    // `std::make_shared<torch::Device>(d)`: the device d.
+    if ((Facts & op::MakesShared) && Call->getNumArgs() > 0 &&
+        carriesDevice(Call->getArg(0)->getType()))
+      return cudaEvidence(Call->getArg(0), Within, Depth + 1, External);
     if (const Expr *Ext = externalCuda(Call, External))
       return Ext;
     return returnedCuda(Call->getDirectCallee(), Depth, External);
   }
+  // `*device` with a raw pointer.
+  if (const auto *UO = dyn_cast<UnaryOperator>(Bare);
+      UO && UO->getOpcode() == UO_Deref)
+    return cudaEvidence(UO->getSubExpr(), Within, Depth + 1, External);
   const Expr *Inner = Bare;
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
     Inner = FC->getSubExpr()->IgnoreImplicit();
