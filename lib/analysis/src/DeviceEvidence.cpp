@@ -40,6 +40,29 @@ const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth,
   return Found;
 }
 
+/// The CUDA side of a value that \p Within assigns to \p D, a local
+/// (`device = torch::kCUDA;`) or a member (`device_ = ...;`).
+const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
+                         unsigned Depth, ExternalDevice External) {
+  const Expr *Found = nullptr;
+  if (!Within || !Within->getBody())
+    return nullptr;
+  forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
+    const Expr *LHS = nullptr, *RHS = nullptr;
+    if (Found || !splitAssignment(S, LHS, RHS))
+      return;
+    const Expr *L = LHS->IgnoreParenImpCasts();
+    const ValueDecl *Written = nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(L))
+      Written = DRE->getDecl();
+    else if (const auto *ME = dyn_cast<MemberExpr>(L))
+      Written = ME->getMemberDecl();
+    if (Written == D)
+      Found = cudaEvidence(RHS, Within, Depth + 1, External);
+  });
+  return Found;
+}
+
 /// A device member set to a CUDA device on some path: by its default
 /// member initialiser, a constructor's initialiser, or an assignment in a
 /// member function of its class that the translation unit defines
@@ -63,14 +86,7 @@ const Expr *memberCuda(const FieldDecl *F, unsigned Depth,
           Found = cudaEvidence(Init->getInit(), Def, Depth + 1, External);
     if (Found)
       break;
-    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
-      const Expr *LHS = nullptr, *RHS = nullptr;
-      if (Found || !splitAssignment(S, LHS, RHS))
-        return;
-      if (const auto *L = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
-          L && L->getMemberDecl() == F)
-        Found = cudaEvidence(RHS, Def, Depth + 1, External);
-    });
+    Found = assignedCuda(F, Def, Depth, External);
   }
   return Found;
 }
@@ -129,17 +145,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1, External))
       return I;
     // An assignment in the function: `device = torch::kCUDA;`.
-    const Expr *Found = nullptr;
-    if (Within && Within->getBody())
-      forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
-        const Expr *LHS = nullptr, *RHS = nullptr;
-        if (Found || !splitAssignment(S, LHS, RHS))
-          return;
-        if (const auto *L = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          Found = cudaEvidence(RHS, Within, Depth + 1, External);
-      });
-    return Found;
+    return assignedCuda(V, Within, Depth, External);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(Bare))
     if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
