@@ -257,20 +257,27 @@ static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
   return N.size() > 2 && N.starts_with("cu") && N[2] >= 'A' && N[2] <= 'Z';
 }
 
-/// The most definite device among the arguments passed to device-carrying
-/// parameters of \p FD.
-static DeviceClass deviceArgument(const CallExpr *Call,
-                                  const FunctionDecl *FD) {
-  DeviceClass Best = DeviceClass::NotADevice;
+/// The arguments (not defaults) that \p Call passes for the device-carrying
+/// parameters of \p FD, its callee.
+static llvm::SmallVector<const Expr *, 2>
+deviceCarryingArgs(const CallExpr *Call, const FunctionDecl *FD) {
+  llvm::SmallVector<const Expr *, 2> Out;
   const unsigned Offset =
       isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
   for (unsigned I = 0;
        I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
-    if (!carriesDevice(FD->getParamDecl(I)->getType()))
-      continue;
     const Expr *Arg = Call->getArg(I + Offset);
-    if (isa<CXXDefaultArgExpr>(Arg))
-      continue;
+    if (carriesDevice(FD->getParamDecl(I)->getType()) &&
+        !isa<CXXDefaultArgExpr>(Arg))
+      Out.push_back(Arg);
+  }
+  return Out;
+}
+
+/// The most definite device among \p Args.
+static DeviceClass mostDefinite(llvm::ArrayRef<const Expr *> Args) {
+  DeviceClass Best = DeviceClass::NotADevice;
+  for (const Expr *Arg : Args) {
     const DeviceClass C = classify(Arg, 0);
     if (C == DeviceClass::CUDA)
       return C;
@@ -307,49 +314,32 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
     return std::nullopt;
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
-    if (!isTensorMethod(MD))
-      return std::nullopt;
-    const uint64_t Facts = callFacts(Call);
-    if (Facts & op::MovesToCuda) {
+    if (isTensorMethod(MD) && (callFacts(Call) & op::MovesToCuda)) {
       CudaOp Op{CudaOp::CudaMethod, E};
       Op.Callee = FD;
       return Op;
     }
-    // t.to(kCUDA), t.to(device_), t.new_zeros(size, options_on_cuda).
-    const DeviceClass C = deviceArgument(Call, FD);
-    if (!isGpuDevice(C))
-      return std::nullopt;
-    CudaOp Op{(Facts & op::MovesToArgument) ? CudaOp::MoveToDevice
-                                            : CudaOp::Factory,
-              E};
-    Op.Device = C;
-    Op.Callee = FD;
-    return Op;
-  }
-
-  if (inTorchCudaNamespace(FD)) {
+  } else if (inTorchCudaNamespace(FD)) {
     if (callFacts(Call) & op::CudaQuery)
       return std::nullopt;
     CudaOp Op{CudaOp::CudaLibrary, E};
     Op.Callee = FD;
     return Op;
-  }
-  if (isCudaRuntimeFunction(FD)) {
+  } else if (isCudaRuntimeFunction(FD)) {
     CudaOp Op{CudaOp::CudaRuntime, E};
     Op.Callee = FD;
     return Op;
   }
+  // t.to(kCUDA), t.to(device_), t.new_zeros(size, options_on_cuda),
   // torch::zeros({n}, torch::kCUDA), at::empty(size, options.device(d)).
-  if (isTorchFunction(FD) && isTensorType(FD->getReturnType())) {
-    const DeviceClass C = deviceArgument(Call, FD);
-    if (!isGpuDevice(C))
-      return std::nullopt;
-    CudaOp Op{CudaOp::Factory, E};
-    Op.Device = C;
-    Op.Callee = FD;
-    return Op;
-  }
-  return std::nullopt;
+  CudaOp::Kind K = CudaOp::Factory;
+  const DeviceClass C = mostDefinite(deviceOperands(Call, K));
+  if (!isGpuDevice(C))
+    return std::nullopt;
+  CudaOp Op{K, E};
+  Op.Device = C;
+  Op.Callee = FD;
+  return Op;
 }
 
 llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
@@ -371,16 +361,7 @@ llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
   } else {
     return Out;
   }
-  const unsigned Offset =
-      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-  for (unsigned I = 0;
-       I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
-    const Expr *Arg = Call->getArg(I + Offset);
-    if (carriesDevice(FD->getParamDecl(I)->getType()) &&
-        !isa<CXXDefaultArgExpr>(Arg))
-      Out.push_back(Arg);
-  }
-  return Out;
+  return deviceCarryingArgs(Call, FD);
 }
 
 //===--- Member tensors moved to CUDA -------------------------------------===//
@@ -402,7 +383,7 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
     // Back to the CPU.
     if ((Facts & op::MovesToCpu) ||
         ((Facts & op::MovesToArgument) &&
-         deviceArgument(MC, MD) != DeviceClass::NotADevice))
+         mostDefinite(deviceCarryingArgs(MC, MD)) != DeviceClass::NotADevice))
       return false;
     return isCudaTensorExpr(MC->getImplicitObjectArgument(), Depth + 1);
   }

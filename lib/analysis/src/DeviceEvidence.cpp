@@ -75,20 +75,20 @@ const Expr *memberCuda(const FieldDecl *F, unsigned Depth,
   if (const Expr *I = cudaEvidence(F->getInClassInitializer(), nullptr,
                                    Depth + 1, External))
     return I;
-  const Expr *Found = nullptr;
   for (const CXXMethodDecl *MD : RD->methods()) {
     const FunctionDecl *Def = nullptr;
-    if (Found || !MD->hasBody(Def) || !Def || !isUserDecl(Def))
+    if (!MD->hasBody(Def) || !Def || !isUserDecl(Def))
       continue;
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (!Found && Init->isWritten() && Init->getMember() == F)
-          Found = cudaEvidence(Init->getInit(), Def, Depth + 1, External);
-    if (Found)
-      break;
-    Found = assignedCuda(F, Def, Depth, External);
+        if (Init->isWritten() && Init->getMember() == F)
+          if (const Expr *I =
+                  cudaEvidence(Init->getInit(), Def, Depth + 1, External))
+            return I;
+    if (const Expr *A = assignedCuda(F, Def, Depth, External))
+      return A;
   }
-  return Found;
+  return nullptr;
 }
 
 /// The call \p Call of a function of another translation unit whose
