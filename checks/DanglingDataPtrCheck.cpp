@@ -55,7 +55,7 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
   }
   std::string Suffix = opName(D.AllocOp);
   if (const auto *Call = dyn_cast<CallExpr>(D.AllocOp)) {
-    const uint64_t Facts = torchtidy::callFacts(Call);
+    const torchtidy::op::FactSet Facts = torchtidy::callFacts(Call);
     if (Facts & torchtidy::op::MovesToCpu) {
       Suffix = "cpu";
     } else if (Facts & torchtidy::op::MovesToCuda) {

@@ -178,8 +178,9 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
   const auto *Call = cast<CallExpr>(S.Site);
   const std::string Op = opName(Call);
   const bool Moves =
-      torchtidy::callFacts(Call) &
-      (torchtidy::op::MovesToCuda | torchtidy::op::MovesToArgument);
+      (torchtidy::callFacts(Call) &
+       (torchtidy::op::MovesToCuda | torchtidy::op::MovesToArgument))
+          .any();
   const std::string What =
       "'" + Op + "' " +
       (Moves ? "moves a tensor to " : "creates a tensor on ") +

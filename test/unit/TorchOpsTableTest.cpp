@@ -64,7 +64,7 @@ constexpr const char *CudaCompatInclude = TORCHTIDY_CUDA_COMPAT_INCLUDE;
 /// Rows of the CUDA runtime's functions and of LibTorch's c10::cuda, which
 /// <torch/torch.h> does not declare.
 bool isCudaRow(const OpRow &Row) {
-  return Row.Facts & (op::ReadsLaunchError | op::OtherStream);
+  return (Row.Facts & (op::ReadsLaunchError | op::OtherStream)).any();
 }
 
 /// Every function LibTorch declares, by form and name; and its classes.
@@ -482,6 +482,23 @@ TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
   }
 }
 
+// Facts of different domains are different bits of different words; `|`
+// and `&` work on each word.
+TEST(TorchOpsLookup, FactSetsKeepDomainsApart) {
+  const op::FactSet S = op::View | op::MovesToCuda | op::InPlace;
+  EXPECT_TRUE(S & op::View);
+  EXPECT_TRUE(S & op::MovesToCuda);
+  EXPECT_FALSE(S & op::Factory);
+  // Bit 0 of two domains: Factory (Making) and MovesToCuda (Devices).
+  EXPECT_FALSE(op::FactSet(op::Factory) & op::MovesToCuda);
+  EXPECT_EQ(S.word(op::Domain::Memory),
+            op::FactSet(op::View | op::InPlace).word(op::Domain::Memory));
+  EXPECT_EQ(S.word(op::Domain::Making), 0U);
+  EXPECT_TRUE(op::NoFact == op::FactSet());
+  EXPECT_FALSE(op::NoFact.any());
+  EXPECT_TRUE((op::FactSet::all() & op::OtherStream) == op::OtherStream);
+}
+
 // The lookups agree with the rows: what a row says is what a query gets.
 TEST(TorchOpsLookup, FactsFollowTheRows) {
   for (const OpRow &Row : opRows())
@@ -489,7 +506,8 @@ TEST(TorchOpsLookup, FactsFollowTheRows) {
         << Row.Name.str();
   EXPECT_TRUE(hasOpFact("argsort", op::Method, op::IndexProducer));
   EXPECT_FALSE(hasOpFact("argsort", op::Std, op::IndexProducer));
-  EXPECT_FALSE(hasOpFact("no_such_op", op::Method | op::Aten, ~0ULL));
+  EXPECT_FALSE(
+      hasOpFact("no_such_op", op::Method | op::Aten, op::FactSet::all()));
   EXPECT_TRUE(hasOpFact("clone", op::Method, op::KeepsShape));
   EXPECT_FALSE(hasOpFact("clone", op::Aten, op::MovesToCuda));
   const IndexSinkRow *F = findIndexSink("embedding", op::Functional);

@@ -199,7 +199,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     // torch::device(d), torch::dtype(t): the TensorOptions shortcuts.
     if (formOf(Call->getDirectCallee()) == op::Aten) {
-      const uint64_t Facts = callFacts(Call);
+      const op::FactSet Facts = callFacts(Call);
       if ((Facts & op::OptionsDevice) && Call->getNumArgs() > 0)
         return classify(Call->getArg(0), Depth + 1);
       if (Facts & op::OptionsNonDevice)
@@ -351,7 +351,7 @@ llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
     if (!isTensorMethod(MD))
       return Out;
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     if (Facts & op::MovesToCuda)
       return Out;
     K = (Facts & op::MovesToArgument) ? CudaOp::MoveToDevice : CudaOp::Factory;
@@ -379,7 +379,7 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || !isTensorMethod(MD))
       return false;
-    const uint64_t Facts = callFacts(MC);
+    const op::FactSet Facts = callFacts(MC);
     // Back to the CPU.
     if ((Facts & op::MovesToCpu) ||
         ((Facts & op::MovesToArgument) &&

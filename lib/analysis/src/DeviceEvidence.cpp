@@ -155,7 +155,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
         OC && OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
       return cudaEvidence(OC->getArg(0), Within, Depth + 1, External);
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     // `options.device(d)`, `torch::device(d)`: the device d; `.dtype(t)` and
     // the other setters keep the device of the options they are called on.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {

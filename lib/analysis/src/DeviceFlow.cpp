@@ -96,7 +96,7 @@ bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
 }
 
 /// The table's facts of the tensor method \p Name.
-uint64_t methodFacts(StringRef Name) { return opFacts(Name, op::Method); }
+op::FactSet methodFacts(StringRef Name) { return opFacts(Name, op::Method); }
 
 /// No argument written by the user (all defaulted).
 bool noExplicitArgs(const CallExpr *Call, unsigned First) {
@@ -401,7 +401,7 @@ private:
               ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
               : Call->getArg(0);
       const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
-      const uint64_t Facts = methodFacts(Name);
+      const op::FactSet Facts = methodFacts(Name);
       if (Facts & op::MovesToCuda)
         return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
       if (Facts & op::MovesToCpu) {
@@ -428,7 +428,7 @@ private:
     for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
       if (isTensorOptionsClass(FD->getParamDecl(I)->getType()))
         OptionsArg = Call->getArg(I);
-    const uint64_t Facts = opFacts(Name, op::Aten);
+    const op::FactSet Facts = opFacts(Name, op::Aten);
     if (Facts & op::Factory) {
       DeviceFact F = OptionsArg ? evalOptions(OptionsArg, St, Depth + 1)
                                 : DeviceFact::make(DeviceFact::NoDevice, Call);
@@ -438,7 +438,7 @@ private:
         F.Origin = Call;
         F.How = DeviceFact::Created;
       }
-      F.ZeroDim = Facts & op::ZeroDimResult;
+      F.ZeroDim = (Facts & op::ZeroDimResult).any();
       return F;
     }
     if ((Facts & op::LikeFactory) && OptionsArg) {
@@ -580,7 +580,7 @@ private:
     if (!FD || !FD->getIdentifier())
       return DeviceFact::unknown();
     const op::Form Form = formOf(FD);
-    const uint64_t Facts = opFacts(FD->getName(), Form);
+    const op::FactSet Facts = opFacts(FD->getName(), Form);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
       if (Facts & op::OptionsOfTensor) {
         DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);

@@ -55,7 +55,7 @@ const Expr *deviceSpelling(const Expr *E) {
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call)
       return E;
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     if ((Facts & op::OptionsDevice) && Call->getNumArgs() >= 1) {
       // `.device(d)` of options, or the free `torch::device(d)`.
       E = unwrap(Call->getArg(0));

@@ -448,7 +448,7 @@ private:
 
   /// The element count of a tensor made by factory call \p Make.
   Count madeCount(const CallExpr *Make, const FunctionDecl *Fn) {
-    const uint64_t Facts = callFacts(Make);
+    const op::FactSet Facts = callFacts(Make);
     if (!(Facts & (op::Factory | op::LikeFactory)) || Make->getNumArgs() == 0)
       return {};
     const Expr *First = Make->getArg(0);

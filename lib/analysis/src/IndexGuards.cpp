@@ -31,7 +31,7 @@ const Expr *valuePreservingOperand(const Expr *E) {
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return nullptr;
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   if ((Facts & op::PassesThrough) && Call->getNumArgs() == 1)
     return Call->getArg(0);
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
@@ -49,7 +49,7 @@ bool isComparison(OverloadedOperatorKind Op) {
 /// clamp(min, max) with min a constant >= 0, remainder(n): the result is
 /// bounded (whether within a table's rows is IndexRanges' to say). Not
 /// fmod(n): it keeps the sign of what it divides.
-bool isBoundingCall(const CallExpr *Call, uint64_t Facts) {
+bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
   if (Facts & op::BoundsModulo) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     return Callee && Callee->getIdentifier() &&
@@ -596,7 +596,7 @@ struct IndexGuardFinder::Impl {
     if (!Call)
       return make(IndexOrigin::Unknown, IndexOrigin::None);
     const FunctionDecl *Callee = Call->getDirectCallee();
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     // std::get<1>(x.topk(5)).
     if ((Facts & op::TupleElement) && Call->getNumArgs() == 1)
       return classifyExpr(Call->getArg(0), P);

@@ -158,7 +158,7 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return {};
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   if ((Facts & (op::StdMin | op::StdMax)) && Call->getNumArgs() == 2) {
     const Quantity A = quantityOf(FD, Call->getArg(0));
     const Quantity B = quantityOf(FD, Call->getArg(1));
@@ -241,7 +241,7 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
     return {};
   if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
     return constructedDim(FD, Call->getArg(1), Dim);
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   const op::Form Form = formOf(Call->getDirectCallee());
   if (Facts & (op::MovesToCuda | op::MovesToCpu | op::MovesToArgument |
                op::KeepsShape | op::ElementWise)) {

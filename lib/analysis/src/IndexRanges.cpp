@@ -185,7 +185,7 @@ bool isCropCall(const Expr *E) {
   const auto *Call = dyn_cast_or_null<CallExpr>(unwrap(E));
   if (!Call)
     return false;
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   if (Facts & op::Slices)
     return true;
   // Tensor::index with a Slice among its indices.

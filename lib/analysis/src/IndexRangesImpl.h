@@ -211,7 +211,7 @@ struct IndexRangeAnalysis::Impl {
   /// bound is the op's, not a length: an unknown size is no evidence. zeros
   /// gives 0.
   IndexRange producedRange(const clang::FunctionDecl *FD,
-                           const clang::CallExpr *Call, uint64_t Facts);
+                           const clang::CallExpr *Call, op::FactSet Facts);
 
   IndexRange interval(const Quantity &Lo, const Quantity &Hi,
                       const clang::Expr *At);
@@ -297,7 +297,7 @@ struct IndexRangeAnalysis::Impl {
   /// not negative (it keeps x's sign); searchsorted / bucketize [0, N + 1)
   /// with N the boundaries' size.
   IndexRange boundedRange(const clang::FunctionDecl *FD,
-                          const clang::CallExpr *Call, uint64_t Facts);
+                          const clang::CallExpr *Call, op::FactSet Facts);
 
   /// Every value some path gives is >= 0.
   static bool nonNegative(const IndexRange &R);

@@ -44,7 +44,7 @@ IndexRangeAnalysis::Impl::producerDim(const CallExpr *Call) const {
 
 IndexRange IndexRangeAnalysis::Impl::producedRange(const FunctionDecl *FD,
                                                    const CallExpr *Call,
-                                                   uint64_t Facts) {
+                                                   op::FactSet Facts) {
   if (Facts & (op::Factory | op::LikeFactory))
     return IndexRange::produced();
   const Expr *Source = argAt(Call, 0);
@@ -105,7 +105,7 @@ IndexRangeAnalysis::Impl::parsedInto(const FunctionDecl *FD,
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       return;
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     bool Mentions = false;
     // `ids = read_ids(path);`
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
@@ -448,7 +448,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
   if (!Call)
     return IndexRange::opaque();
   const FunctionDecl *Callee = Call->getDirectCallee();
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   const op::Form Form = formOf(Callee);
   if ((Facts & (op::PassesThrough | op::TupleElement)) &&
       Call->getNumArgs() == 1)
@@ -482,7 +482,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
     if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
         isTensorType(Op->getArg(0)->getType().getNonReferenceType()))
       return rangeOf(FD, Op->getArg(0), nullptr);
-  constexpr uint64_t Intervals =
+  constexpr op::FactSet Intervals =
       op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
   if ((Facts & op::IndexProducer) && !(Facts & Intervals))
     return producedRange(FD, Call, Facts);
@@ -600,7 +600,7 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
 
 IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
                                                   const CallExpr *Call,
-                                                  uint64_t Facts) {
+                                                  op::FactSet Facts) {
   auto Bound = [&](const Quantity &Lo, const Quantity &Hi) {
     IndexRange R = interval(Lo, Hi, Call);
     R.OpBound = true;

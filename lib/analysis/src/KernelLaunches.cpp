@@ -482,7 +482,7 @@ const Expr *KernelLaunchAnalysis::firstOtherStream() {
     forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
       if (Found)
         return;
-      uint64_t Facts = 0;
+      op::FactSet Facts;
       if (const auto *Call = dyn_cast<CallExpr>(S))
         Facts = callFacts(Call);
       else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))

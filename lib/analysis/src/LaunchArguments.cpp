@@ -53,7 +53,7 @@ std::string KernelLaunchAnalysis::Impl::dtypeOf(const Expr *E, unsigned Depth) {
         return D;
     return "";
   }
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   // options.dtype(k), torch::dtype(k): the outermost setter wins. The
   // setter of the real headers takes an optional<ScalarType>.
   if (Facts & (op::OptionsNonDevice | op::OptionsDevice)) {
@@ -74,7 +74,7 @@ const Expr *KernelLaunchAnalysis::Impl::optionsOwner(const Expr *E,
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
   if (!MC)
     return nullptr;
-  const uint64_t Facts = callFacts(MC);
+  const op::FactSet Facts = callFacts(MC);
   if ((Facts & op::OptionsOfTensor) && isTensorMethod(MC->getMethodDecl()))
     return MC->getImplicitObjectArgument();
   if (Facts & op::OptionsNonDevice)
@@ -174,7 +174,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call || !isTensorType(Call->getType()))
     return F;
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   if (const CXXMemberCallExpr *MC = tensorMethodCall(Call)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
     F = resolve(Obj, Use, UseFn, Depth + 1);

@@ -243,7 +243,7 @@ std::optional<int64_t> KernelLaunchAnalysis::Impl::valueWhenEmptyOf(
     return std::nullopt;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     if ((Facts & (op::StdMin | op::StdMax)) && Call->getNumArgs() == 2) {
       auto A = valueWhenEmpty(Call->getArg(0), Leaf, Via, Depth + 1);
       auto B = valueWhenEmpty(Call->getArg(1), Leaf, Via, Depth + 1);

@@ -191,7 +191,7 @@ void KernelLaunchAnalysis::Impl::testsWhen(const Expr *C, bool Truth,
       Out.push_back(G);
     };
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(A); MC && T) {
-      const uint64_t Facts = callFacts(MC);
+      const op::FactSet Facts = callFacts(MC);
       // Past the conversion to TensorBase, where is_cuda() is declared.
       const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreImpCasts();
       if (Facts & op::TestsCuda) {

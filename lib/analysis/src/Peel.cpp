@@ -89,7 +89,7 @@ const Expr *peelOne(const Expr *E, unsigned Set) {
       return IL->getNumInits() == 1 ? IL->getInit(0) : E;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const uint64_t Facts = callFacts(Call);
+    const op::FactSet Facts = callFacts(Call);
     if ((Set & PassThroughCalls) && Call->getNumArgs() == 1 &&
         (Facts & op::PassesThrough))
       return Call->getArg(0);

@@ -109,7 +109,7 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
     return R;
   const FunctionDecl *FD = Call->getDirectCallee();
   const op::Form Form = formOf(FD);
-  const uint64_t Facts = opFacts(FD->getName(), Form);
+  const op::FactSet Facts = opFacts(FD->getName(), Form);
   if (!(Facts & (op::OptionsDevice | op::OptionsNonDevice)))
     return R;
   // The setter that takes a ScalarType is the dtype's; the others (device,

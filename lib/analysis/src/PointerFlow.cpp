@@ -130,7 +130,7 @@ bool PointerLifetime::Impl::keepsArgument(const CXXConstructExpr *CE,
 
 bool PointerLifetime::Impl::certainlyCopies(const CallExpr *Call,
                                             const FromBlobCall &Blob) const {
-  const uint64_t Facts = callFacts(Call);
+  const op::FactSet Facts = callFacts(Call);
   const DeviceClass BlobDevice =
       Blob.Options ? classifyDevice(Blob.Options) : DeviceClass::NotADevice;
   const bool OnHost =
@@ -206,7 +206,7 @@ Store PointerLifetime::Impl::climb(const Expr *E, Carried M,
       return H;
     }
     if (const auto *Call = dyn_cast<CallExpr>(P)) {
-      const uint64_t Facts = callFacts(Call);
+      const op::FactSet Facts = callFacts(Call);
       const bool IsArg = llvm::is_contained(Call->arguments(), Cur);
       if (Call->getNumArgs() == 1 && IsArg && (Facts & op::PassesThrough)) {
         Cur = P; // std::move
@@ -432,7 +432,7 @@ bool PointerLifetime::Impl::isHandedOn(const VarDecl *Owner) const {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Found || !Call)
       return;
-    const bool Moves = callFacts(Call) & op::PassesThrough;
+    const bool Moves = (callFacts(Call) & op::PassesThrough).any();
     const FunctionDecl *Callee = Call->getDirectCallee();
     const bool Swaps = hasOpName(Callee, op::Named::swap);
     if (!Moves && !Swaps)

@@ -483,7 +483,7 @@ bool containsRawDataCall(const FunctionDecl *FD) {
 
 bool containsFromBlob(const FunctionDecl *FD) {
   return containsCall(FD, [](const CallExpr *Call) {
-    return callFacts(Call) & op::WrapsMemory;
+    return (callFacts(Call) & op::WrapsMemory).any();
   });
 }
 

@@ -600,7 +600,7 @@ static const MemberExpr *readMember(const Expr *E) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
     if (!MC || formOf(MC->getMethodDecl()) != op::Method)
       return nullptr;
-    const uint64_t Facts = callFacts(MC);
+    const op::FactSet Facts = callFacts(MC);
     if (!(Facts & (op::ValuePreserving | op::Slices)) &&
         !hasOpName(MC->getMethodDecl(), op::Named::index))
       return nullptr;

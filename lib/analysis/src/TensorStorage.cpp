@@ -140,7 +140,7 @@ StorageStep storageStep(const Expr *E) {
   const op::Form Form = formOf(FD);
   if (Form != op::Method && Form != op::Aten)
     return StorageStep{};
-  const uint64_t Facts = opFacts(FD->getName(), Form);
+  const op::FactSet Facts = opFacts(FD->getName(), Form);
   S.OpName = FD->getName();
   if (Form == op::Method)
     S.Input = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
@@ -321,7 +321,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
     return elementOrigin(UO->getSubExpr(), Body, Depth + 1);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
-    const uint64_t Facts = callFacts(MC);
+    const op::FactSet Facts = callFacts(MC);
     const QualType Element =
         Obj ? containerElement(Obj->getType()) : QualType();
     if (!Element.isNull() &&

@@ -108,12 +108,12 @@ bool hasOpName(const NamedDecl *D, std::initializer_list<op::Named> Ns) {
   return llvm::any_of(Ns, [&](op::Named N) { return hasOpName(D, N); });
 }
 
-uint64_t opFacts(llvm::StringRef Name, unsigned Forms) {
+op::FactSet opFacts(llvm::StringRef Name, unsigned Forms) {
   const auto &Ops = index().Ops;
   auto It = Ops.find(Name);
   if (It == Ops.end())
     return NoFact;
-  uint64_t Facts = NoFact;
+  FactSet Facts = NoFact;
   for (const OpRow *R : It->second)
     if (R->Forms & Forms)
       Facts |= R->Facts;
@@ -182,14 +182,14 @@ op::Form formOf(const FunctionDecl *FD) {
   return inFunctionalNamespace(FD) ? Functional : Aten;
 }
 
-uint64_t callFacts(const CallExpr *Call) {
+op::FactSet callFacts(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return NoFact;
   return opFacts(FD->getName(), formOf(FD));
 }
 
-uint64_t constructFacts(const CXXConstructExpr *Construct) {
+op::FactSet constructFacts(const CXXConstructExpr *Construct) {
   const CXXConstructorDecl *Ctor =
       Construct ? Construct->getConstructor() : nullptr;
   const CXXRecordDecl *RD = Ctor ? Ctor->getParent() : nullptr;

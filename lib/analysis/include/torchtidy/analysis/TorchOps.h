@@ -40,103 +40,239 @@ enum Form : unsigned {
   Class = 1U << 8,      ///< class of at::, c10::, torch::, as constructed
 };
 
-/// What an op does, as far as the analyses care. One op has several.
-enum Fact : uint64_t {
-  NoFact = 0,
-  // Making tensors.
-  Factory = 1ULL << 0,       ///< makes a tensor on its options' device (CPU)
-  LikeFactory = 1ULL << 1,   ///< makes one like its input (device from options)
-  LiteralTensor = 1ULL << 2, ///< torch::tensor({...}): the values are written
-  Concatenates = 1ULL << 3,  ///< cat/stack: the values of its parts
-  WrapsMemory = 1ULL << 4,   ///< from_blob: wraps memory it does not own
-  ZeroDimResult = 1ULL << 5, ///< always gives a 0-dim tensor
-  // Index values.
-  IndexProducer = 1ULL << 6,   ///< its indices are in range of what it indexes
-  ValuePreserving = 1ULL << 7, ///< the result holds the input's values
-  BoundsClamp = 1ULL << 8,     ///< clamp(lo, hi): bounded when both are given
-  BoundsModulo = 1ULL << 9,    ///< remainder/fmod: bounded by the divisor
-  RangeTest = 1ULL << 10,      ///< max/min/lt...: tests a range in a condition
-  // Shapes.
-  KeepsShape = 1ULL << 11,    ///< a 0-dim input gives a 0-dim result
-  FullReduction = 1ULL << 12, ///< without a dim: a 0-dim result
-  // Devices.
-  MovesToCuda = 1ULL << 13,      ///< x.cuda()
-  MovesToCpu = 1ULL << 14,       ///< x.cpu()
-  MovesToArgument = 1ULL << 15,  ///< x.to(device | options | tensor | dtype)
-  DeviceOpaque = 1ULL << 16,     ///< its result's device is not known
-  RebindsStorage = 1ULL << 17,   ///< x.set_(y): x takes another storage
-  DeviceOfTensor = 1ULL << 18,   ///< x.device()
-  OptionsOfTensor = 1ULL << 19,  ///< x.options()
-  OptionsDevice = 1ULL << 20,    ///< options.device(d), torch::device(d)
-  OptionsNonDevice = 1ULL << 21, ///< dtype, layout...: keeps the device
-  CudaQuery = 1ULL << 22,        ///< asks about CUDA without work on it
-  CudaAvailability = 1ULL << 23, ///< torch::cuda::is_available()
-  // Memory.
-  Allocates = 1ULL << 24, ///< the result may have storage of its own
-  View = 1ULL << 25,      ///< the result shares the input's storage
-  InPlace = 1ULL << 26,   ///< writes its input and returns it
-  // Modules.
-  RegistersBuffer = 1ULL << 27,
-  RegistersParameter = 1ULL << 28,
-  RegistersModule = 1ULL << 29,
-  // Containers around members.
-  ContainerAccess = 1ULL << 30, ///< an element: at, back, get, value...
-  ContainerInsert = 1ULL << 31, ///< stores into it: push_back, insert...
-  // The standard library.
-  MakesShared = 1ULL << 32,   ///< std::make_shared<T>(...): a new object
-  PassesThrough = 1ULL << 33, ///< std::move / std::forward: the same value
-  TupleElement = 1ULL << 34,  ///< std::get<I>(tuple)
-  StdMin = 1ULL << 35,        ///< std::min(a, b)
-  StdMax = 1ULL << 36,        ///< std::max(a, b)
-  // Sizes and the ranges of index values.
-  SizeOfDim = 1ULL << 37,      ///< x.size(d), torch::size(x, d)
-  SizesList = 1ULL << 38,      ///< x.sizes(): one size per dim
-  IntervalArange = 1ULL << 39, ///< arange(end) / arange(start, end[, step])
-  IntervalRandint =
-      1ULL << 40, ///< randint(high, ...) / randint(low, high, ...)
-  IntervalRandperm = 1ULL << 41, ///< randperm(n): a permutation of [0, n)
-  FillsValue = 1ULL << 42,  ///< full / full_like / fill_ / masked_fill: a value
-  Slices = 1ULL << 43,      ///< slice / narrow / chunk / split: a sub-range
-  ElementWise = 1ULL << 44, ///< same shape as its tensor input
-  // Data from outside the program.
-  ParsesInteger =
-      1ULL << 45,           ///< std::stoi / atoi / strtol...: text to a number
-  ReadsBytes = 1ULL << 46,  ///< istream::read / fread: bytes into a buffer
-  LoadsTensor = 1ULL << 47, ///< torch::load / pickle_load: a tensor from a file
-  ExtractsValue = 1ULL << 48, ///< item / item<T>: a tensor's value on the host
-  // Raw memory (bits 49-53).
-  RawData = 1ULL << 49,       ///< data_ptr / accessor: a pointer into storage
-  MayReturnSelf = 1ULL << 50, ///< allocates only when it must: may be its input
-  FreesMemory = 1ULL << 51,   ///< free(p): p's memory is gone
-  ContainerData = 1ULL << 52, ///< v.data() / s.c_str(): a container's elements
-  SetsDefaultDtype = 1ULL << 53, ///< set_default_dtype: not float any more
-  // Custom CUDA kernels (libtorch-unchecked-kernel-launch).
-  ReadsLaunchError = 1ULL << 54, ///< cudaGetLastError: a failed launch's error
-  RawDataPointer = 1ULL << 55,   ///< data_ptr / packed_accessor32: raw storage
-  Contiguity = 1ULL << 56,  ///< is_contiguous() tests it, contiguous() makes it
-  StridedView = 1ULL << 57, ///< transpose / permute / expand: a strided view
-  TestsCuda = 1ULL << 58,   ///< is_cuda() of a tensor or a device
-  // Devices, streams, and the rest (bits 59-62; 63 is the last one free).
+/// The domains an op's facts fall in. Each is a set of its own (one 32-bit
+/// word of a FactSet): a new fact takes a free bit of its domain, and a
+/// domain that fills up gets a second word, not the whole set a wider mask.
+enum class Domain : unsigned {
+  Making,  ///< making tensors: factories, shapes, the values they hold
+  Indices, ///< index values and ranges, sizes
+  Devices, ///< devices and options, CUDA queries
+  Memory,  ///< storage, views, raw memory
+  Modules, ///< registration of torch::nn::Module members
+  Library, ///< the standard library and containers
+  Inputs,  ///< data from outside the program
+  Kernels, ///< custom CUDA kernels and streams
+};
+constexpr unsigned NumDomains = 8;
+constexpr unsigned BitsPerDomain = 32;
+
+/// Declared, never defined: a fact past its domain's word calls it, which
+/// no constant expression may, so such an enumerator does not compile.
+unsigned factBitPastItsDomain();
+
+/// Fact \p Bit of domain \p D.
+constexpr unsigned factCode(Domain D, unsigned Bit) {
+  return Bit < BitsPerDomain ? static_cast<unsigned>(D) * BitsPerDomain + Bit
+                             : factBitPastItsDomain();
+}
+
+/// What an op does, as far as the analyses care. One op has several (a
+/// FactSet, made with `|`).
+enum Fact : unsigned {
+  // Making tensors (Domain::Making).
+  /// makes a tensor on its options' device (CPU)
+  Factory = factCode(Domain::Making, 0),
+  /// makes one like its input (device from options)
+  LikeFactory = factCode(Domain::Making, 1),
+  /// torch::tensor({...}): the values are written
+  LiteralTensor = factCode(Domain::Making, 2),
+  /// cat/stack: the values of its parts
+  Concatenates = factCode(Domain::Making, 3),
+  /// from_blob: wraps memory it does not own
+  WrapsMemory = factCode(Domain::Making, 4),
+  /// always gives a 0-dim tensor
+  ZeroDimResult = factCode(Domain::Making, 5),
+  /// a 0-dim input gives a 0-dim result
+  KeepsShape = factCode(Domain::Making, 6),
+  /// without a dim: a 0-dim result
+  FullReduction = factCode(Domain::Making, 7),
+  /// full / full_like / fill_ / masked_fill: a value
+  FillsValue = factCode(Domain::Making, 8),
+  /// slice / narrow / chunk / split: a sub-range
+  Slices = factCode(Domain::Making, 9),
+  /// same shape as its tensor input
+  ElementWise = factCode(Domain::Making, 10),
+  /// transpose / permute / expand: a strided view
+  StridedView = factCode(Domain::Making, 11),
+  /// set_default_dtype: not float any more
+  SetsDefaultDtype = factCode(Domain::Making, 12),
+  // Index values and sizes (Domain::Indices).
+  /// its indices are in range of what it indexes
+  IndexProducer = factCode(Domain::Indices, 0),
+  /// the result holds the input's values
+  ValuePreserving = factCode(Domain::Indices, 1),
+  /// clamp(lo, hi): bounded when both are given
+  BoundsClamp = factCode(Domain::Indices, 2),
+  /// remainder/fmod: bounded by the divisor
+  BoundsModulo = factCode(Domain::Indices, 3),
+  /// max/min/lt...: tests a range in a condition
+  RangeTest = factCode(Domain::Indices, 4),
+  /// x.size(d), torch::size(x, d)
+  SizeOfDim = factCode(Domain::Indices, 5),
+  /// x.sizes(): one size per dim
+  SizesList = factCode(Domain::Indices, 6),
+  /// arange(end) / arange(start, end[, step])
+  IntervalArange = factCode(Domain::Indices, 7),
+  /// randint(high, ...) / randint(low, high, ...)
+  IntervalRandint = factCode(Domain::Indices, 8),
+  /// randperm(n): a permutation of [0, n)
+  IntervalRandperm = factCode(Domain::Indices, 9),
+  /// searchsorted / bucketize: indices in [0, N], N the boundaries' size
+  /// (one past the last boundary is a value), not a plain index producer.
+  Bucketizes = factCode(Domain::Indices, 10),
+  /// ceil / floor: an integer from a floating value (the value itself when
+  /// it is one); how a grid is sized in `ceil((double)n / 256)`.
+  RoundsToInteger = factCode(Domain::Indices, 11),
+  // Devices (Domain::Devices).
+  /// x.cuda()
+  MovesToCuda = factCode(Domain::Devices, 0),
+  /// x.cpu()
+  MovesToCpu = factCode(Domain::Devices, 1),
+  /// x.to(device | options | tensor | dtype)
+  MovesToArgument = factCode(Domain::Devices, 2),
+  /// its result's device is not known
+  DeviceOpaque = factCode(Domain::Devices, 3),
+  /// x.device()
+  DeviceOfTensor = factCode(Domain::Devices, 4),
+  /// x.options()
+  OptionsOfTensor = factCode(Domain::Devices, 5),
+  /// options.device(d), torch::device(d)
+  OptionsDevice = factCode(Domain::Devices, 6),
+  /// dtype, layout...: keeps the device
+  OptionsNonDevice = factCode(Domain::Devices, 7),
+  /// asks about CUDA without work on it
+  CudaQuery = factCode(Domain::Devices, 8),
+  /// torch::cuda::is_available()
+  CudaAvailability = factCode(Domain::Devices, 9),
+  /// is_cuda() of a tensor or a device
+  TestsCuda = factCode(Domain::Devices, 10),
   /// Its tensor operands must be on one device (a 0-dim CPU tensor aside):
   /// add, mul, matmul, cat, where... Operators (`a + b`) are recognised by
   /// their operator kind, not by this table.
-  SameDevice = 1ULL << 59,
+  SameDevice = factCode(Domain::Devices, 11),
+  // Memory (Domain::Memory).
+  /// the result may have storage of its own
+  Allocates = factCode(Domain::Memory, 0),
+  /// the result shares the input's storage
+  View = factCode(Domain::Memory, 1),
+  /// writes its input and returns it
+  InPlace = factCode(Domain::Memory, 2),
+  /// x.set_(y): x takes another storage
+  RebindsStorage = factCode(Domain::Memory, 3),
+  /// data_ptr / accessor: a pointer into storage
+  RawData = factCode(Domain::Memory, 4),
+  /// allocates only when it must: may be its input
+  MayReturnSelf = factCode(Domain::Memory, 5),
+  /// free(p): p's memory is gone
+  FreesMemory = factCode(Domain::Memory, 6),
+  /// v.data() / s.c_str(): a container's elements
+  ContainerData = factCode(Domain::Memory, 7),
+  /// data_ptr / packed_accessor32: raw storage
+  RawDataPointer = factCode(Domain::Memory, 8),
+  /// is_contiguous() tests it, contiguous() makes it
+  Contiguity = factCode(Domain::Memory, 9),
+  // Modules (Domain::Modules).
+  RegistersBuffer = factCode(Domain::Modules, 0),
+  RegistersParameter = factCode(Domain::Modules, 1),
+  RegistersModule = factCode(Domain::Modules, 2),
+  // The standard library and containers (Domain::Library).
+  /// an element: at, back, get, value...
+  ContainerAccess = factCode(Domain::Library, 0),
+  /// stores into it: push_back, insert...
+  ContainerInsert = factCode(Domain::Library, 1),
+  /// std::make_shared<T>(...): a new object
+  MakesShared = factCode(Domain::Library, 2),
+  /// std::move / std::forward: the same value
+  PassesThrough = factCode(Domain::Library, 3),
+  /// std::get<I>(tuple)
+  TupleElement = factCode(Domain::Library, 4),
+  /// std::min(a, b)
+  StdMin = factCode(Domain::Library, 5),
+  /// std::max(a, b)
+  StdMax = factCode(Domain::Library, 6),
+  // Data from outside the program (Domain::Inputs).
+  /// std::stoi / atoi / strtol...: text to a number
+  ParsesInteger = factCode(Domain::Inputs, 0),
+  /// istream::read / fread: bytes into a buffer
+  ReadsBytes = factCode(Domain::Inputs, 1),
+  /// torch::load / pickle_load: a tensor from a file
+  LoadsTensor = factCode(Domain::Inputs, 2),
+  /// item / item<T>: a tensor's value on the host
+  ExtractsValue = factCode(Domain::Inputs, 3),
+  // Custom CUDA kernels (Domain::Kernels; libtorch-unchecked-kernel-launch).
+  /// cudaGetLastError: a failed launch's error
+  ReadsLaunchError = factCode(Domain::Kernels, 0),
   /// The program runs work on a stream other than the default one: it
   /// creates one (cudaStreamCreate..., getStreamFromPool), wraps one
   /// (getStreamFromExternal) or makes one current (setCurrentCUDAStream, the
   /// stream guards) (libtorch-unchecked-kernel-launch's evidence that the
   /// default stream races).
-  OtherStream = 1ULL << 60,
-  /// searchsorted / bucketize: indices in [0, N], N the boundaries' size
-  /// (one past the last boundary is a value), not a plain index producer.
-  Bucketizes = 1ULL << 61,
-  /// ceil / floor: an integer from a floating value (the value itself when
-  /// it is one); how a grid is sized in `ceil((double)n / 256)`.
-  RoundsToInteger = 1ULL << 62,
+  OtherStream = factCode(Domain::Kernels, 1),
 };
 
+/// A set of facts, one word per domain: what `op::A | op::B` makes and what
+/// callFacts returns. `Facts & op::X` tests for X.
+class FactSet {
+public:
+  constexpr FactSet() = default;
+  // NOLINTNEXTLINE(google-explicit-constructor): a fact is a set of one.
+  constexpr FactSet(Fact F) {
+    Words[F / BitsPerDomain] = 1U << (F % BitsPerDomain);
+  }
+
+  constexpr FactSet &operator|=(FactSet O) {
+    for (unsigned I = 0; I < NumDomains; ++I)
+      Words[I] |= O.Words[I];
+    return *this;
+  }
+  constexpr FactSet &operator&=(FactSet O) {
+    for (unsigned I = 0; I < NumDomains; ++I)
+      Words[I] &= O.Words[I];
+    return *this;
+  }
+  friend constexpr FactSet operator|(FactSet A, FactSet B) { return A |= B; }
+  friend constexpr FactSet operator&(FactSet A, FactSet B) { return A &= B; }
+  friend constexpr bool operator==(FactSet A, FactSet B) {
+    for (unsigned I = 0; I < NumDomains; ++I)
+      if (A.Words[I] != B.Words[I])
+        return false;
+    return true;
+  }
+  friend constexpr bool operator!=(FactSet A, FactSet B) { return !(A == B); }
+
+  /// Some fact is in the set.
+  constexpr bool any() const {
+    for (unsigned I = 0; I < NumDomains; ++I)
+      if (Words[I])
+        return true;
+    return false;
+  }
+  constexpr explicit operator bool() const { return any(); }
+
+  /// The facts of domain \p D, as its word.
+  constexpr uint32_t word(Domain D) const {
+    return Words[static_cast<unsigned>(D)];
+  }
+
+  /// Every fact of every domain (a mask that keeps anything).
+  static constexpr FactSet all() {
+    FactSet S;
+    for (unsigned I = 0; I < NumDomains; ++I)
+      S.Words[I] = ~0U;
+    return S;
+  }
+
+private:
+  uint32_t Words[NumDomains] = {};
+};
+
+constexpr FactSet operator|(Fact A, Fact B) { return FactSet(A) | FactSet(B); }
+
+/// No fact: an op the table names for its name alone.
+inline constexpr FactSet NoFact{};
+
 /// Registration calls of torch::nn::Module.
-constexpr uint64_t Registers =
+constexpr FactSet Registers =
     RegistersBuffer | RegistersParameter | RegistersModule;
 
 /// What a module of torch::nn is.
@@ -169,11 +305,11 @@ enum class KnownClass : unsigned {
 };
 
 /// The facts of the op named \p Name in any of the forms \p Forms.
-uint64_t opFacts(llvm::StringRef Name, unsigned Forms);
+op::FactSet opFacts(llvm::StringRef Name, unsigned Forms);
 
 /// Whether op \p Name has fact \p F in any of the forms \p Forms.
-inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, uint64_t F) {
-  return (opFacts(Name, Forms) & F) != 0;
+inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, op::FactSet F) {
+  return (opFacts(Name, Forms) & F).any();
 }
 
 /// The form of \p FD: op::Method, Aten, Functional, Options, ModuleBase,
@@ -192,11 +328,11 @@ bool hasOpName(const clang::NamedDecl *D, op::Named N);
 bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
 
 /// The facts of what \p Call calls (NoFact for an unnamed callee).
-uint64_t callFacts(const clang::CallExpr *Call);
+op::FactSet callFacts(const clang::CallExpr *Call);
 
 /// The facts of constructing \p Construct's class, when it is a class of
 /// at::, c10:: or torch:: (op::Class rows); NoFact otherwise.
-uint64_t constructFacts(const clang::CXXConstructExpr *Construct);
+op::FactSet constructFacts(const clang::CXXConstructExpr *Construct);
 
 /// Which size of the source bounds an index sink's indices.
 enum class IndexBound {
@@ -259,7 +395,7 @@ struct IndexSinkRow {
 struct OpRow {
   llvm::StringRef Name;
   unsigned Forms;
-  uint64_t Facts;
+  op::FactSet Facts;
   llvm::StringRef Since = "";
   llvm::StringRef Until = "";
 };
