@@ -254,3 +254,14 @@ void knownDevices() {
   auto y = torch::zeros({4}).to(gpu);
   y.index_select(0, torch::arange(2).cuda());
 }
+
+// set_ gives a tensor another tensor's storage, and its device with it.
+void reboundStorage(torch::Tensor param) {
+  auto x = torch::zeros({8}).cuda();
+  auto ids = torch::arange(4);
+  ids.set_(torch::arange(4).cuda());
+  x.index_select(0, ids);
+  auto cpu_ids = torch::arange(4);
+  cpu_ids.set_(param);
+  x.index_select(0, cpu_ids);
+}

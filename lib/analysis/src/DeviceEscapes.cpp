@@ -99,11 +99,10 @@ public:
           escape(Op->getArg(0));
       }
     }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
+    // x.set_(y): x takes y's storage, and its device.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       if (callFacts(MC) & op::RebindsStorage)
         escape(MC->getImplicitObjectArgument());
-    }
     // LibTorch does not move a tensor passed by reference to another
     // device (out= arguments keep theirs).
     if (FD && isTorchFunction(FD))

@@ -409,6 +409,7 @@ public:
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor &fill_(const Scalar &value);
+  Tensor &set_(const Tensor &source) const;
   Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
   Tensor &masked_fill_(const Tensor &mask, const Scalar &value);
   Tensor cumprod(int64_t dim) const;
