@@ -62,7 +62,7 @@ unsigned factBitPastItsDomain();
 
 /// Fact \p Bit of domain \p D.
 constexpr unsigned factCode(Domain D, unsigned Bit) {
-  return Bit < BitsPerDomain ? static_cast<unsigned>(D) * BitsPerDomain + Bit
+  return Bit < BitsPerDomain ? (static_cast<unsigned>(D) * BitsPerDomain) + Bit
                              : factBitPastItsDomain();
 }
 
@@ -242,8 +242,8 @@ public:
 
   /// Some fact is in the set.
   constexpr bool any() const {
-    for (unsigned I = 0; I < NumDomains; ++I)
-      if (Words[I])
+    for (const uint32_t W : Words)
+      if (W)
         return true;
     return false;
   }
@@ -257,8 +257,8 @@ public:
   /// Every fact of every domain (a mask that keeps anything).
   static constexpr FactSet all() {
     FactSet S;
-    for (unsigned I = 0; I < NumDomains; ++I)
-      S.Words[I] = ~0U;
+    for (uint32_t &W : S.Words)
+      W = ~0U;
     return S;
   }
 
