@@ -62,6 +62,12 @@ void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
   if (E.K == CudaEvidence::Op) {
     diag(E.Site->getExprLoc(), "CUDA work %0: this %1", DiagnosticIDs::Note)
         << Where << describeOp(E.Operation);
+    if (const Expr *Arg = E.Operation.ReceivedAt)
+      diag(Arg->getExprLoc(),
+           "the device is %0, which the object's constructor sets from "
+           "this argument",
+           DiagnosticIDs::Note)
+          << E.Operation.ReceivedMember;
   } else {
     diag(E.Site->getExprLoc(), "CUDA work %0: a module of class %1",
          DiagnosticIDs::Note)

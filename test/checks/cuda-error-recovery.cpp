@@ -300,3 +300,62 @@ struct Configured {
   }
   torch::Device device_;
 };
+
+// An object constructed with a CUDA device, whose method works on the device
+// member its constructor keeps: the device is CUDA for that object.
+struct Worker {
+  explicit Worker(torch::Device d, int64_t n) : device_(d), n_(n) {}
+  void step() { run(); }
+  void run() { auto y = torch::zeros({n_}, torch::TensorOptions().device(device_)); }
+  void move(torch::Tensor x) { auto y = x.to(device_); }
+  torch::Device device_;
+  int64_t n_;
+};
+void workOnGpu(torch::Tensor x) {
+  Worker w(torch::Device(torch::kCUDA), 4);
+  try {
+    w.step();
+  } catch (const std::exception &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const std::exception &' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'step' is called here
+    // CHECK-MESSAGES: :[[@LINE-13]]:17: note: 'run' is called here
+    // CHECK-MESSAGES: :[[@LINE-13]]:25: note: CUDA work in the try block: this creates a tensor on a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-8]]:12: note: the device is 'device_', which the object's constructor sets from this argument
+    // CHECK-MESSAGES: :[[@LINE-9]]:12: note: the device is CUDA here
+  }
+  torch::Device device = pickDevice();
+  Worker chosen(device, 2);
+  try {
+    chosen.move(x);
+  } catch (const std::exception &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const std::exception &' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'move' is called here
+    // CHECK-MESSAGES: :[[@LINE-23]]:43: note: CUDA work in the try block: this moves a tensor to a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-7]]:17: note: the device is 'device_', which the object's constructor sets from this argument
+  }
+}
+// No evidence: constructed with the CPU, with a parameter, or a device
+// member that a method sets again.
+struct Reset {
+  explicit Reset(torch::Device d) : device_(d) {}
+  void toCpu() { device_ = torch::Device(torch::kCPU); }
+  void move(torch::Tensor x) { auto y = x.to(device_); }
+  torch::Device device_;
+};
+void workOnCpu(torch::Tensor x, torch::Device configured) {
+  Worker cpu(torch::Device(torch::kCPU), 4);
+  try {
+    cpu.step();
+  } catch (const std::exception &e) {
+  }
+  Worker param(configured, 4);
+  try {
+    param.move(x);
+  } catch (const std::exception &e) {
+  }
+  Reset reset{torch::Device(torch::kCUDA)};
+  try {
+    reset.move(x);
+  } catch (const std::exception &e) {
+  }
+}

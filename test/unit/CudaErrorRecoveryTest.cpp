@@ -201,6 +201,41 @@ TEST(CudaErrorRecovery, ModuleMovedToCuda) {
   EXPECT_EQ(sites(Code), V{"carries-on 6 module chain=0"});
 }
 
+// A method of an object constructed with a CUDA device works on the device
+// member its constructor keeps: through `this` calls too, and only for
+// that object; a member that a method assigns, or a device the constructor
+// does not keep, is no evidence.
+TEST(CudaErrorRecovery, ObjectConstructedWithCudaDevice) {
+  const std::string Code =
+      "struct W { explicit W(torch::Device d, int n) : dev(d), n(n) {}\n"
+      "void step() { run(); }\n"
+      "void run() { auto y = torch::zeros({n}, torch::TensorOptions()"
+      ".device(dev)); }\n"
+      "torch::Device dev; int n; };\n"
+      "struct R { explicit R(torch::Device d) : dev(d) {}\n"
+      "void cpu() { dev = torch::kCPU; }\n"
+      "void run(torch::Tensor x) { x.to(dev); }\n"
+      "torch::Device dev; };\n"
+      "void f(torch::Tensor x, torch::Device p) {\n"
+      "W gpu(torch::Device(torch::kCUDA), 1);\n"
+      "try { gpu.step(); } catch (...) { }\n"
+      "W cpu(torch::Device(torch::kCPU), 1);\n"
+      "try { cpu.step(); } catch (...) { }\n"
+      "W param(p, 1);\n"
+      "try { param.step(); } catch (...) { }\n"
+      "R r{torch::Device(torch::kCUDA)};\n"
+      "try { r.run(x); } catch (...) { } }\n";
+  EXPECT_EQ(sites(Code), V{"carries-on 11 op chain=2"});
+  auto AST = parse(Code);
+  std::vector<CudaErrorRecoverySite> Found =
+      findCudaErrorRecovery(AST->getASTContext(), 4);
+  ASSERT_EQ(Found.size(), 1U);
+  const CudaOp &Op = Found.front().Work.Operation;
+  ASSERT_TRUE(Op.ReceivedMember && Op.ReceivedAt);
+  EXPECT_EQ(Op.ReceivedMember->getName(), "dev");
+  EXPECT_EQ(Op.ReceivedAt, Op.DeviceAt); // the argument is the CUDA device
+}
+
 TEST(CudaErrorRecovery, Findings) {
   const std::string Code =
       "extern \"C\" int cudaDeviceSynchronize();\n"

@@ -292,7 +292,8 @@ CudaEvidenceFinder::CudaEvidenceFinder(ASTContext &Ctx, unsigned MaxCallDepth,
 
 std::optional<CudaEvidence>
 CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body,
-                               const FunctionDecl *Within) {
+                               const FunctionDecl *Within,
+                               const ObjectConstruction *Receiver) {
   std::optional<CudaEvidence> R;
   forEachOwnStmt(Body, [&](const Stmt *S) {
     if (R)
@@ -316,7 +317,8 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body,
     // `x.to(device)` with `device` set to a CUDA device where the op does
     // not show it (a local assigned one, a function's result).
     if (!Op || Op->K == CudaOp::MoveToDevice || Op->K == CudaOp::Factory)
-      if (std::optional<CudaOp> D = deviceOp(E, Within, FollowSummaries)) {
+      if (std::optional<CudaOp> D =
+              deviceOp(E, Within, FollowSummaries, Receiver)) {
         R = CudaEvidence();
         R->K = CudaEvidence::Op;
         R->Site = E;
@@ -403,9 +405,34 @@ CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
   return R;
 }
 
+/// The object that \p Call, a method call, is made on, when the search saw
+/// it constructed: a local object of the function (`Worker w(device);
+/// w.step()`), or, for a call on `this`, the object of \p Caller (the
+/// method that calls it, when that one's is known).
+static std::optional<ObjectConstruction>
+constructedReceiver(const Stmt *Call, const ObjectConstruction *Caller) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  if (!Obj)
+    return std::nullopt;
+  Obj = Obj->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Obj))
+    return Caller ? std::optional<ObjectConstruction>(*Caller) : std::nullopt;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+      V->getType()->isReferenceType() || !V->getInit())
+    return std::nullopt;
+  const auto *Made = dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
+  const auto *In = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!Made || !In)
+    return std::nullopt;
+  return ObjectConstruction{Made, In};
+}
+
 std::optional<CudaEvidence>
 CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
-  if (std::optional<CudaEvidence> Own = inOwnStmts(S, Within))
+  if (std::optional<CudaEvidence> Own = inOwnStmts(S, Within, nullptr))
     return Own;
   if (std::optional<CudaEvidence> Other = inOtherUnits(S))
     return Other;
@@ -413,6 +440,8 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
   struct Node {
     const FunctionDecl *FD;
     llvm::SmallVector<CallStep, 4> Chain;
+    /// A method called on an object whose construction the search saw.
+    std::optional<ObjectConstruction> Receiver;
   };
   std::vector<Node> Work;
   llvm::DenseSet<const FunctionDecl *> Visited{Within};
@@ -422,7 +451,9 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
       const FunctionDecl *Def = userCallee(Sub, &At);
       if (!Def || !Visited.insert(Def).second)
         return;
-      Node N{Def, From ? From->Chain : llvm::SmallVector<CallStep, 4>()};
+      Node N{Def, From ? From->Chain : llvm::SmallVector<CallStep, 4>(),
+             constructedReceiver(Sub, From && From->Receiver ? &*From->Receiver
+                                                             : nullptr)};
       N.Chain.push_back({At, Def});
       Work.push_back(std::move(N));
     });
@@ -433,7 +464,9 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
   for (size_t I = 0; I < Work.size(); ++I) {
     // Moved out: Enqueue may grow (and move) Work.
     const Node Cur = std::move(Work[I]);
-    if (std::optional<CudaEvidence> E = inOwnStmts(Cur.FD->getBody(), Cur.FD)) {
+    if (std::optional<CudaEvidence> E =
+            inOwnStmts(Cur.FD->getBody(), Cur.FD,
+                       Cur.Receiver ? &*Cur.Receiver : nullptr)) {
       E->Chain = Cur.Chain;
       return E;
     }

@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/HardcodedDevice.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -22,20 +23,39 @@ namespace {
 /// here.
 using ExternalDevice = std::optional<FunctionSummary> *;
 
+/// The argument of an object's construction whose device a device member
+/// of the object keeps, when a search took it.
+struct Received {
+  const Expr *Argument = nullptr;
+  const FieldDecl *Member = nullptr;
+};
+
+/// What a search may read besides the function it is in.
+struct Search {
+  ExternalDevice External = nullptr;
+  /// The construction of the object whose method the search is in: the
+  /// arguments it gives the device members its constructor keeps; and
+  /// where to say which one the search took.
+  const ObjectConstruction *Receiver = nullptr;
+  Received *Took = nullptr;
+
+  /// The same search in another function, where `this` is another object.
+  Search elsewhere() const { return {External, nullptr, nullptr}; }
+};
+
 const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
-                         unsigned Depth, ExternalDevice External);
+                         unsigned Depth, Search S);
 
 /// The CUDA side of what \p FD returns.
-const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth,
-                         ExternalDevice External) {
+const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth, Search S) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def || !isUserDecl(Def) ||
       Def->isDependentContext())
     return nullptr;
   const Expr *Found = nullptr;
-  forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
-    if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && !Found)
-      Found = cudaEvidence(RS->getRetValue(), Def, Depth + 1, External);
+  forEachOwnStmt(Def->getBody(), [&](const Stmt *St) {
+    if (const auto *RS = dyn_cast<ReturnStmt>(St); RS && !Found)
+      Found = cudaEvidence(RS->getRetValue(), Def, Depth + 1, S.elsewhere());
   });
   return Found;
 }
@@ -43,13 +63,13 @@ const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth,
 /// The CUDA side of a value that \p Within assigns to \p D, a local
 /// (`device = torch::kCUDA;`) or a member (`device_ = ...;`).
 const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
-                         unsigned Depth, ExternalDevice External) {
+                         unsigned Depth, Search S) {
   const Expr *Found = nullptr;
   if (!Within || !Within->getBody())
     return nullptr;
-  forEachOwnStmt(Within->getBody(), [&](const Stmt *S) {
+  forEachOwnStmt(Within->getBody(), [&](const Stmt *St) {
     const Expr *LHS = nullptr, *RHS = nullptr;
-    if (Found || !splitAssignment(S, LHS, RHS))
+    if (Found || !splitAssignment(St, LHS, RHS))
       return;
     const Expr *L = LHS->IgnoreParenImpCasts();
     const ValueDecl *Written = nullptr;
@@ -58,7 +78,7 @@ const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
     else if (const auto *ME = dyn_cast<MemberExpr>(L))
       Written = ME->getMemberDecl();
     if (Written == D)
-      Found = cudaEvidence(RHS, Within, Depth + 1, External);
+      Found = cudaEvidence(RHS, Within, Depth + 1, S);
   });
   return Found;
 }
@@ -67,13 +87,12 @@ const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
 /// member initialiser, a constructor's initialiser, or an assignment in a
 /// member function of its class that the translation unit defines
 /// (`if (gpu_id >= 0) device_ = torch::Device(torch::kCUDA, gpu_id);`).
-const Expr *memberCuda(const FieldDecl *F, unsigned Depth,
-                       ExternalDevice External) {
+const Expr *memberCuda(const FieldDecl *F, unsigned Depth, Search S) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
   if (!RD || !isDeviceValued(F->getType()) || Depth > limits::DeviceValueSteps)
     return nullptr;
   if (const Expr *I = cudaEvidence(F->getInClassInitializer(), nullptr,
-                                   Depth + 1, External))
+                                   Depth + 1, S.elsewhere()))
     return I;
   for (const CXXMethodDecl *MD : RD->methods()) {
     const FunctionDecl *Def = nullptr;
@@ -83,10 +102,69 @@ const Expr *memberCuda(const FieldDecl *F, unsigned Depth,
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten() && Init->getMember() == F)
           if (const Expr *I =
-                  cudaEvidence(Init->getInit(), Def, Depth + 1, External))
+                  cudaEvidence(Init->getInit(), Def, Depth + 1, S.elsewhere()))
             return I;
-    if (const Expr *A = assignedCuda(F, Def, Depth, External))
+    if (const Expr *A = assignedCuda(F, Def, Depth, S.elsewhere()))
       return A;
+  }
+  return nullptr;
+}
+
+/// A member function of \p F's class that the translation unit defines
+/// assigns \p F.
+bool memberAssigned(const FieldDecl *F) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD)
+    return true;
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def) || !Def)
+      continue;
+    bool Assigned = false;
+    forEachOwnStmt(Def->getBody(), [&](const Stmt *St) {
+      const Expr *LHS = nullptr, *RHS = nullptr;
+      if (Assigned || !splitAssignment(St, LHS, RHS))
+        return;
+      if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
+        Assigned = ME->getMemberDecl() == F;
+    });
+    if (Assigned)
+      return true;
+  }
+  return false;
+}
+
+/// A device member \p F of the object \p R constructs, which its
+/// constructor sets from a parameter and no member function assigns: the
+/// CUDA side of the argument \p R gives that parameter
+/// (`Worker w(torch::kCUDA)` for `device_(d)`).
+const Expr *receivedCuda(const FieldDecl *F, const ObjectConstruction &R,
+                         unsigned Depth, Search S) {
+  const CXXConstructorDecl *Ctor = R.Made ? R.Made->getConstructor() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def) || !Def || !isUserDecl(Def) || !R.In ||
+      F->getParent() != Ctor->getParent() ||
+      !carriesDevice(F->getType().getNonReferenceType()) || memberAssigned(F))
+    return nullptr;
+  for (const CXXCtorInitializer *Init :
+       cast<CXXConstructorDecl>(Def)->inits()) {
+    if (!Init->isWritten() || Init->getMember() != F)
+      continue;
+    const Expr *Value =
+        peel::peel(Init->getInit(), peel::Compiler | peel::ConstructingCasts |
+                                        peel::CopiesAndMoves);
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Value);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P || P->getDeclContext() != Def)
+      return nullptr;
+    const unsigned I = P->getFunctionScopeIndex();
+    if (I >= R.Made->getNumArgs())
+      return nullptr;
+    const Expr *Found =
+        cudaEvidence(R.Made->getArg(I), R.In, Depth + 1, S.elsewhere());
+    if (Found && S.Took)
+      *S.Took = {R.Made->getArg(I), F};
+    return Found;
   }
   return nullptr;
 }
@@ -106,7 +184,7 @@ const Expr *externalCuda(const CallExpr *Call, ExternalDevice External) {
 }
 
 const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
-                         unsigned Depth, ExternalDevice External) {
+                         unsigned Depth, Search S) {
   if (!E || Depth > limits::DeviceValueSteps)
     return nullptr;
   E = writtenArgument(E);
@@ -114,11 +192,9 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     return E;
   const Expr *Bare = E->IgnoreParenImpCasts();
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Bare)) {
-    if (const Expr *T =
-            cudaEvidence(CO->getTrueExpr(), Within, Depth + 1, External))
+    if (const Expr *T = cudaEvidence(CO->getTrueExpr(), Within, Depth + 1, S))
       return T;
-    if (const Expr *F =
-            cudaEvidence(CO->getFalseExpr(), Within, Depth + 1, External))
+    if (const Expr *F = cudaEvidence(CO->getFalseExpr(), Within, Depth + 1, S))
       return F;
     // `use_cuda ? select_device() : torch::kCPU`: a choice against the CPU
     // is the choice of a GPU, even when the other side is opaque (defined
@@ -142,19 +218,26 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     if (!V || isa<ParmVarDecl>(V) ||
         !(V->hasLocalStorage() || V->isStaticLocal()))
       return nullptr;
-    if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1, External))
+    if (const Expr *I = cudaEvidence(V->getInit(), Within, Depth + 1, S))
       return I;
     // An assignment in the function: `device = torch::kCUDA;`.
-    return assignedCuda(V, Within, Depth, External);
+    return assignedCuda(V, Within, Depth, S);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(Bare))
-    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-      return memberCuda(F, Depth, External);
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+      if (const Expr *M = memberCuda(F, Depth, S))
+        return M;
+      // `device_` of the object whose method this is, constructed where
+      // the search knows it.
+      if (S.Receiver && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return receivedCuda(F, *S.Receiver, Depth, S);
+      return nullptr;
+    }
   if (const auto *Call = dyn_cast<CallExpr>(Bare)) {
     // `*device`, a pointer or shared_ptr to a device: what it points to.
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
         OC && OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
-      return cudaEvidence(OC->getArg(0), Within, Depth + 1, External);
+      return cudaEvidence(OC->getArg(0), Within, Depth + 1, S);
     const op::FactSet Facts = callFacts(Call);
     // `options.device(d)`, `torch::device(d)`: the device d; `.dtype(t)` and
     // the other setters keep the device of the options they are called on.
@@ -164,55 +247,61 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
         return cudaEvidence((Facts & op::OptionsDevice) && MC->getNumArgs() > 0
                                 ? MC->getArg(0)
                                 : MC->getImplicitObjectArgument(),
-                            Within, Depth + 1, External);
+                            Within, Depth + 1, S);
     } else if (formOf(Call->getDirectCallee()) == op::Aten &&
                (Facts & op::OptionsDevice) && Call->getNumArgs() > 0) {
-      return cudaEvidence(Call->getArg(0), Within, Depth + 1, External);
+      return cudaEvidence(Call->getArg(0), Within, Depth + 1, S);
     }
     // `std::make_shared<torch::Device>(d)`: the device d.
     if ((Facts & op::MakesShared) && Call->getNumArgs() > 0 &&
         carriesDevice(Call->getArg(0)->getType()))
-      return cudaEvidence(Call->getArg(0), Within, Depth + 1, External);
-    if (const Expr *Ext = externalCuda(Call, External))
+      return cudaEvidence(Call->getArg(0), Within, Depth + 1, S);
+    if (const Expr *Ext = externalCuda(Call, S.External))
       return Ext;
-    return returnedCuda(Call->getDirectCallee(), Depth, External);
+    return returnedCuda(Call->getDirectCallee(), Depth, S);
   }
   // `*device` with a raw pointer.
   if (const auto *UO = dyn_cast<UnaryOperator>(Bare);
       UO && UO->getOpcode() == UO_Deref)
-    return cudaEvidence(UO->getSubExpr(), Within, Depth + 1, External);
+    return cudaEvidence(UO->getSubExpr(), Within, Depth + 1, S);
   const Expr *Inner = Bare;
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
     Inner = FC->getSubExpr()->IgnoreImplicit();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
       CE && CE->getNumArgs() >= 1 && carriesDevice(CE->getArg(0)->getType()))
-    return cudaEvidence(CE->getArg(0), Within, Depth + 1, External);
+    return cudaEvidence(CE->getArg(0), Within, Depth + 1, S);
   return nullptr;
 }
 
 } // namespace
 
 const Expr *cudaDeviceEvidence(const Expr *E, const FunctionDecl *Within,
-                               std::optional<FunctionSummary> *External) {
-  return cudaEvidence(E, Within, 0, External);
+                               std::optional<FunctionSummary> *External,
+                               const ObjectConstruction *Receiver) {
+  return cudaEvidence(E, Within, 0, Search{External, Receiver, nullptr});
 }
 
 std::optional<CudaOp> deviceOp(const Expr *E, const FunctionDecl *Within,
-                               bool FollowSummaries) {
+                               bool FollowSummaries,
+                               const ObjectConstruction *Receiver) {
   const auto *Call = dyn_cast<CallExpr>(E);
   CudaOp::Kind K = CudaOp::MoveToDevice;
   if (!Call)
     return std::nullopt;
   for (const Expr *Arg : deviceOperands(Call, K)) {
     std::optional<FunctionSummary> External;
-    const Expr *D =
-        cudaDeviceEvidence(Arg, Within, FollowSummaries ? &External : nullptr);
+    Received Took;
+    const Expr *D = cudaEvidence(
+        Arg, Within, 0,
+        Search{FollowSummaries ? &External : nullptr, Receiver, &Took});
     if (!D)
       continue;
     CudaOp Op{K, E};
     Op.Callee = Call->getDirectCallee();
     Op.DeviceAt = D;
     Op.DeviceExternal = std::move(External);
+    Op.ReceivedAt = Took.Argument;
+    Op.ReceivedMember = Took.Member;
     return Op;
   }
   return std::nullopt;
@@ -221,7 +310,7 @@ std::optional<CudaOp> deviceOp(const Expr *E, const FunctionDecl *Within,
 const Expr *returnedCudaDevice(const FunctionDecl *FD) {
   if (!FD || !carriesDevice(FD->getReturnType()))
     return nullptr;
-  return returnedCuda(FD, 0, nullptr);
+  return returnedCuda(FD, 0, Search{});
 }
 
 } // namespace torchtidy

@@ -122,9 +122,11 @@ private:
   /// The first call in \p Body's own statements of a function of another
   /// translation unit whose summary has CUDA work on a CUDA device.
   std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body) const;
-  /// \p Within: the function whose statements are searched.
+  /// \p Within: the function whose statements are searched; \p Receiver:
+  /// the construction of the object it is a method of, when known.
   std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *Body,
-                                         const clang::FunctionDecl *Within);
+                                         const clang::FunctionDecl *Within,
+                                         const ObjectConstruction *Receiver);
   struct Move {
     const clang::Expr *MovedAt;
     const clang::Expr *DeviceAt;

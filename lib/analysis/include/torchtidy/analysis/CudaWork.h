@@ -108,11 +108,25 @@ struct CudaOp {
   /// translation unit, its project summary (CudaDevice says where).
   const clang::Expr *DeviceAt = nullptr;
   std::optional<FunctionSummary> DeviceExternal;
+  /// MoveToDevice, Factory on a device member of an object whose
+  /// construction the search saw (ObjectConstruction): the constructor's
+  /// argument that the member keeps, and the member.
+  const clang::Expr *ReceivedAt = nullptr;
+  const clang::FieldDecl *ReceivedMember = nullptr;
 };
 
 /// The CUDA work \p E does by itself (not counting its children, and not
 /// member reads, which need the class: see CudaWorkFinder), if any.
 std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
+
+/// The construction of the object whose method is searched (`Worker
+/// w(torch::kCUDA, 4)` for `w.step()`): what its constructor's arguments
+/// say of the device members it keeps, for that object.
+struct ObjectConstruction {
+  const clang::CXXConstructExpr *Made = nullptr;
+  /// The function that constructs it (where its arguments are read).
+  const clang::FunctionDecl *In = nullptr;
+};
 
 /// The expression that shows device expression \p E to be a CUDA device,
 /// else null: a CUDA device (classifyDevice), a local set to one (by its
@@ -120,10 +134,14 @@ std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
 /// with the CPU, a function of the TU that returns one. With \p External,
 /// also a call of a function of another translation unit whose project
 /// summary says it returns a CUDA device (SummaryFact::CudaDevice): the
-/// call is returned and that summary set in \p External.
+/// call is returned and that summary set in \p External. With \p Receiver
+/// (\p Within a method of the object it constructs), also a device member
+/// of that object that its constructor sets from a parameter and no member
+/// function assigns, through the argument \p Receiver gives it.
 const clang::Expr *
 cudaDeviceEvidence(const clang::Expr *E, const clang::FunctionDecl *Within,
-                   std::optional<FunctionSummary> *External = nullptr);
+                   std::optional<FunctionSummary> *External = nullptr,
+                   const ObjectConstruction *Receiver = nullptr);
 
 /// The expression that shows a device that \p FD (a function that returns
 /// a device, a device type or TensorOptions) returns to be a CUDA device on
@@ -146,7 +164,8 @@ deviceOperands(const clang::CallExpr *Call, CudaOp::Kind &K);
 /// function of another translation unit).
 std::optional<CudaOp> deviceOp(const clang::Expr *E,
                                const clang::FunctionDecl *Within,
-                               bool FollowSummaries);
+                               bool FollowSummaries,
+                               const ObjectConstruction *Receiver = nullptr);
 
 /// What \p Op does, as the start of a sentence or a note ("'to' moves a
 /// tensor to a CUDA device").
