@@ -60,16 +60,17 @@ const Expr *returnedCuda(const FunctionDecl *FD, unsigned Depth, Search S) {
   return Found;
 }
 
-/// The CUDA side of a value that \p Within assigns to \p D, a local
-/// (`device = torch::kCUDA;`) or a member (`device_ = ...;`).
-const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
-                         unsigned Depth, Search S) {
-  const Expr *Found = nullptr;
+/// Calls \p Take with the value of each plain assignment of \p D, a local
+/// (`device = torch::kCUDA;`) or a member (`device_ = ...;`), in
+/// \p Within's own statements, until it returns true; whether one did.
+bool anyAssignment(const ValueDecl *D, const FunctionDecl *Within,
+                   llvm::function_ref<bool(const Expr *)> Take) {
+  bool Taken = false;
   if (!Within || !Within->getBody())
-    return nullptr;
+    return false;
   forEachOwnStmt(Within->getBody(), [&](const Stmt *St) {
     const Expr *LHS = nullptr, *RHS = nullptr;
-    if (Found || !splitAssignment(St, LHS, RHS))
+    if (Taken || !splitAssignment(St, LHS, RHS))
       return;
     const Expr *L = LHS->IgnoreParenImpCasts();
     const ValueDecl *Written = nullptr;
@@ -77,8 +78,18 @@ const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
       Written = DRE->getDecl();
     else if (const auto *ME = dyn_cast<MemberExpr>(L))
       Written = ME->getMemberDecl();
-    if (Written == D)
-      Found = cudaEvidence(RHS, Within, Depth + 1, S);
+    Taken = Written == D && Take(RHS);
+  });
+  return Taken;
+}
+
+/// The CUDA side of a value that \p Within assigns to \p D.
+const Expr *assignedCuda(const ValueDecl *D, const FunctionDecl *Within,
+                         unsigned Depth, Search S) {
+  const Expr *Found = nullptr;
+  anyAssignment(D, Within, [&](const Expr *RHS) {
+    Found = cudaEvidence(RHS, Within, Depth + 1, S);
+    return Found != nullptr;
   });
   return Found;
 }
@@ -118,17 +129,8 @@ bool memberAssigned(const FieldDecl *F) {
     return true;
   for (const CXXMethodDecl *MD : RD->methods()) {
     const FunctionDecl *Def = nullptr;
-    if (!MD->hasBody(Def) || !Def)
-      continue;
-    bool Assigned = false;
-    forEachOwnStmt(Def->getBody(), [&](const Stmt *St) {
-      const Expr *LHS = nullptr, *RHS = nullptr;
-      if (Assigned || !splitAssignment(St, LHS, RHS))
-        return;
-      if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
-        Assigned = ME->getMemberDecl() == F;
-    });
-    if (Assigned)
+    if (MD->hasBody(Def) && Def &&
+        anyAssignment(F, Def, [](const Expr *) { return true; }))
       return true;
   }
   return false;
@@ -276,9 +278,8 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
 } // namespace
 
 const Expr *cudaDeviceEvidence(const Expr *E, const FunctionDecl *Within,
-                               std::optional<FunctionSummary> *External,
-                               const ObjectConstruction *Receiver) {
-  return cudaEvidence(E, Within, 0, Search{External, Receiver, nullptr});
+                               std::optional<FunctionSummary> *External) {
+  return cudaEvidence(E, Within, 0, Search{External, nullptr, nullptr});
 }
 
 std::optional<CudaOp> deviceOp(const Expr *E, const FunctionDecl *Within,

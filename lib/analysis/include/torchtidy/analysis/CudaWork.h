@@ -134,14 +134,10 @@ struct ObjectConstruction {
 /// with the CPU, a function of the TU that returns one. With \p External,
 /// also a call of a function of another translation unit whose project
 /// summary says it returns a CUDA device (SummaryFact::CudaDevice): the
-/// call is returned and that summary set in \p External. With \p Receiver
-/// (\p Within a method of the object it constructs), also a device member
-/// of that object that its constructor sets from a parameter and no member
-/// function assigns, through the argument \p Receiver gives it.
+/// call is returned and that summary set in \p External.
 const clang::Expr *
 cudaDeviceEvidence(const clang::Expr *E, const clang::FunctionDecl *Within,
-                   std::optional<FunctionSummary> *External = nullptr,
-                   const ObjectConstruction *Receiver = nullptr);
+                   std::optional<FunctionSummary> *External = nullptr);
 
 /// The expression that shows a device that \p FD (a function that returns
 /// a device, a device type or TensorOptions) returns to be a CUDA device on
@@ -161,7 +157,10 @@ deviceOperands(const clang::CallExpr *Call, CudaOp::Kind &K);
 /// (a local set to a CUDA device by an assignment, the result of a function
 /// that returns one) but cudaDeviceEvidence shows to be CUDA in \p Within:
 /// the op, with DeviceAt (and DeviceExternal, with \p FollowSummaries, for a
-/// function of another translation unit).
+/// function of another translation unit). With \p Receiver (\p Within a
+/// method of the object it constructs), also a device member of that object
+/// that its constructor sets from a parameter and no member function
+/// assigns, through the argument \p Receiver gives it (ReceivedAt).
 std::optional<CudaOp> deviceOp(const clang::Expr *E,
                                const clang::FunctionDecl *Within,
                                bool FollowSummaries,
