@@ -38,6 +38,15 @@ static const char *describeOp(const CudaOp &Op) {
   return "does CUDA work";
 }
 
+void CudaErrorRecoveryCheck::noteReceived(const CudaOp &Op) {
+  if (Op.ReceivedAt && Op.ReceivedMember)
+    diag(Op.ReceivedAt->getExprLoc(),
+         "the device is %0, which the object's constructor sets from "
+         "this argument",
+         DiagnosticIDs::Note)
+        << Op.ReceivedMember;
+}
+
 void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
                                           SourceManager &SM) {
   for (const torchtidy::CallStep &Step : E.Chain)
@@ -47,27 +56,25 @@ void CudaErrorRecoveryCheck::noteEvidence(const CudaEvidence &E, bool InHandler,
   if (E.K == CudaEvidence::Summary) {
     // What the project's summary of a function of another file says, with
     // notes in the files that hold it.
-    if (!E.External || !E.External->DefiniteCudaWork)
+    const torchtidy::FunctionSummary::Fact *W = E.externalWork();
+    if (!W || !E.External)
       return;
-    const torchtidy::FunctionSummary::Fact &W = *E.External->DefiniteCudaWork;
-    for (const torchtidy::SummaryStep &S : W.Via)
+    for (const torchtidy::SummaryStep &S : W->Via)
       notePlace(S.At, "'" + S.Callee + "' is called here", E.Site->getExprLoc(),
                 SM);
-    notePlace(W.At,
-              std::string("CUDA work ") + Where + ": " + W.What +
+    notePlace(W->At,
+              std::string("CUDA work ") + Where + ": " + W->What +
                   " (the project's summary of '" + E.External->Name + "')",
               E.Site->getExprLoc(), SM);
+    // Work on the device a member keeps: the construction that gives it.
+    noteReceived(E.Operation);
+    noteCudaDevice(E.DeviceAt, E.DeviceExternal, E.Site->getExprLoc(), SM);
     return;
   }
   if (E.K == CudaEvidence::Op) {
     diag(E.Site->getExprLoc(), "CUDA work %0: this %1", DiagnosticIDs::Note)
         << Where << describeOp(E.Operation);
-    if (const Expr *Arg = E.Operation.ReceivedAt)
-      diag(Arg->getExprLoc(),
-           "the device is %0, which the object's constructor sets from "
-           "this argument",
-           DiagnosticIDs::Note)
-          << E.Operation.ReceivedMember;
+    noteReceived(E.Operation);
   } else {
     diag(E.Site->getExprLoc(), "CUDA work %0: a module of class %1",
          DiagnosticIDs::Note)

@@ -26,6 +26,8 @@ private:
   void checkTranslationUnit(ASTContext &Ctx) override;
   void noteEvidence(const torchtidy::CudaEvidence &E, bool InHandler,
                     SourceManager &SM);
+  /// The argument of a construction whose device \p Op works on, if any.
+  void noteReceived(const torchtidy::CudaOp &Op);
 
   const unsigned MaxCallDepth;
 };

@@ -359,3 +359,29 @@ void workOnCpu(torch::Tensor x, torch::Device configured) {
   } catch (const std::exception &e) {
   }
 }
+
+// A construction in the try block whose constructor works on the device
+// member it has just set from its argument.
+struct Staging {
+  Staging(torch::Device d, int64_t n) : device_(d) {
+    buffer_ = torch::empty({n}, torch::TensorOptions().device(device_));
+  }
+  torch::Device device_;
+  torch::Tensor buffer_;
+};
+void stage(int64_t n) {
+  try {
+    Staging s(torch::Device(torch::kCUDA), n);
+  } catch (const c10::Error &e) {
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: handler of 'const c10::Error &' catches the CUDA errors
+    // CHECK-MESSAGES: :[[@LINE-3]]:13: note: 'Staging' is called here
+    // CHECK-MESSAGES: :[[@LINE-11]]:15: note: CUDA work in the try block: this creates a tensor on a CUDA device
+    // CHECK-MESSAGES: :[[@LINE-5]]:15: note: the device is 'device_', which the object's constructor sets from this argument
+    // CHECK-MESSAGES: :[[@LINE-6]]:15: note: the device is CUDA here
+  }
+  // The CPU: no CUDA work.
+  try {
+    Staging s(torch::Device(torch::kCPU), n);
+  } catch (const c10::Error &e) {
+  }
+}

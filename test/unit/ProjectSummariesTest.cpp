@@ -296,6 +296,79 @@ torch::Tensor moved(torch::Tensor t) { return t.to(torch::kCUDA); }
   ProjectSummaries::instance().clear();
 }
 
+TEST(ProjectSummaries, DevicesThatObjectsKeep) {
+  auto AST = parse(R"cpp(
+class Job {
+public:
+  Job(const torch::Device &d, int64_t n, torch::Device spare);
+  void run();
+  void inner();
+  void on_gpu();
+  void configured(torch::Device d);
+  static void helper();
+private:
+  const torch::Device &device_;
+  int64_t n_;
+  torch::Device spare_;
+  torch::Device fixed_ = torch::kCPU;
+};
+Job::Job(const torch::Device &d, int64_t n, torch::Device spare)
+    : device_(d), n_(n), spare_(spare) {}
+void Job::run() { inner(); }
+void Job::inner() { auto t = torch::ones({n_}, device_); }
+void Job::on_gpu() { auto t = torch::ones({n_}, torch::kCUDA); }
+void Job::configured(torch::Device d) { auto t = torch::ones({n_}, d); }
+void Job::helper() {}
+class Movable {
+public:
+  explicit Movable(torch::Device d) : device_(d) {}
+  void retarget(torch::Device d) { device_ = d; }
+  void work() { auto t = torch::zeros({2}, device_); }
+  torch::Device device_;
+};
+)cpp");
+  ProjectSummaries::instance().clear();
+  ProjectSummaries::instance().disable();
+  const TranslationUnitSummary S =
+      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  // The constructor keeps two devices (a reference and a value), from its
+  // first and third parameters; not the integer.
+  const FunctionSummary *Ctor = find(S, "Job::Job");
+  ASSERT_TRUE(Ctor);
+  ASSERT_EQ(Ctor->KeptDevices.size(), 2U);
+  EXPECT_EQ(Ctor->KeptDevices[0].Param, 0U);
+  EXPECT_EQ(Ctor->KeptDevices[0].Kept.What, "'device_'");
+  EXPECT_EQ(Ctor->KeptDevices[0].Kept.At.Line, 18U);
+  EXPECT_EQ(Ctor->KeptDevices[1].Param, 2U);
+  EXPECT_EQ(Ctor->KeptDevices[1].Kept.What, "'spare_'");
+  EXPECT_TRUE(hasFact(*Ctor, SummaryFact::KeptDevices));
+  // run works on device_ through inner, a call on this.
+  const FunctionSummary *Run = find(S, "Job::run");
+  ASSERT_TRUE(Run && Run->MemberDeviceWork);
+  EXPECT_EQ(Run->MemberDeviceWork->Member, Ctor->KeptDevices[0].Member);
+  EXPECT_EQ(Run->MemberDeviceWork->Work.At.Line, 20U);
+  ASSERT_EQ(Run->MemberDeviceWork->Work.Via.size(), 1U);
+  EXPECT_EQ(Run->MemberDeviceWork->Work.Via[0].Callee, "Job::inner");
+  EXPECT_TRUE(hasFact(*Run, SummaryFact::MemberDeviceWork));
+  EXPECT_EQ(factOf(*Run, SummaryFact::MemberDeviceWork),
+            &Run->MemberDeviceWork->Work);
+  // Work on a CUDA device by itself is definite work, not the member's; a
+  // parameter's device, a static method and a member a method assigns say
+  // nothing.
+  const FunctionSummary *OnGpu = find(S, "Job::on_gpu");
+  ASSERT_TRUE(OnGpu && OnGpu->DefiniteCudaWork);
+  EXPECT_FALSE(OnGpu->MemberDeviceWork);
+  for (const char *Quiet : {"Job::configured", "Job::helper", "Movable::work",
+                            "Movable::Movable"}) {
+    const FunctionSummary *F = find(S, Quiet);
+    EXPECT_TRUE(!F || (!F->MemberDeviceWork && F->KeptDevices.empty()))
+        << Quiet;
+  }
+  EXPECT_EQ(factName(SummaryFact::KeptDevices), "keptDevices");
+  EXPECT_EQ(factName(SummaryFact::MemberDeviceWork), "memberDeviceWork");
+  ProjectSummaries::instance().clear();
+}
+
 TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   auto AST = parse(Unit);
   TranslationUnitSummary S =
@@ -312,6 +385,14 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
                              {{"embed", "lookup", {"/p/model.cpp", 4, 3}}}}}};
   S.Functions.front().CudaDevice =
       FunctionSummary::Fact{"'torch::kCUDA'", {"/p/device.cpp", 5, 10}, {}};
+  S.Functions.front().KeptDevices = {
+      {1, "c:@S@Job@FI@device_",
+       FunctionSummary::Fact{"'device_'", {"/p/job.cpp", 4, 7}, {}}}};
+  S.Functions.front().MemberDeviceWork = FunctionSummary::MemberWork{
+      "c:@S@Job@FI@device_",
+      FunctionSummary::Fact{"'zeros' creates a tensor on a CUDA device",
+                            {"/p/job.cpp", 9, 12},
+                            {{"Job::run", "Job::fill", {"/p/job.cpp", 6, 3}}}}};
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -333,6 +414,21 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
   ASSERT_TRUE(Back.Functions.front().CudaDevice);
   EXPECT_EQ(Back.Functions.front().CudaDevice->At.Line, 5U);
   EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::CudaDevice));
+  ASSERT_EQ(Back.Functions.front().KeptDevices.size(), 1U);
+  EXPECT_EQ(Back.Functions.front().KeptDevices[0].Param, 1U);
+  EXPECT_EQ(Back.Functions.front().KeptDevices[0].Member,
+            "c:@S@Job@FI@device_");
+  ASSERT_TRUE(Back.Functions.front().MemberDeviceWork);
+  EXPECT_EQ(Back.Functions.front().MemberDeviceWork->Work.Via.size(), 1U);
+  // A kept device without its member is refused.
+  {
+    llvm::json::Value Bad = toJSON(Back);
+    auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
+    (*Fn->getArray("keptDevices"))[0].getAsObject()->erase("member");
+    TranslationUnitSummary Refused;
+    llvm::json::Path::Root BadRoot;
+    EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));
+  }
   // A parameter index that cannot be one is refused.
   {
     llvm::json::Value Bad = toJSON(Back);
@@ -479,6 +575,89 @@ torch::Tensor hook(torch::Tensor t) { return elsewhere(t); }
 } // namespace
 
 namespace {
+
+TEST(ProjectSummaries, AnObjectOfAClassOfAnotherUnit) {
+  auto AST = parse(R"cpp(
+class Job {
+public:
+  Job(int64_t n, torch::Device d);
+  void run();
+  torch::Device device_;
+};
+torch::Device pick();
+void hook() {
+  Job job(4, pick());
+  try {
+    job.run();
+  } catch (...) {
+  }
+}
+)cpp");
+  auto &Ctx = AST->getASTContext();
+  auto USROf = [&](const char *Name) {
+    auto M = match(namedDecl(hasName(Name)).bind("d"), Ctx);
+    return M.empty() ? std::string()
+                     : usrOf(M.front().getNodeAs<clang::Decl>("d"));
+  };
+  auto M = match(functionDecl(hasName("hook"), isDefinition()).bind("f"), Ctx);
+  ASSERT_EQ(M.size(), 1U);
+  const auto *Hook = M.front().getNodeAs<clang::FunctionDecl>("f");
+  const std::string Run = USROf("Job::run"), Pick = USROf("pick"),
+                    Member = USROf("Job::device_");
+  auto C = match(cxxConstructorDecl(ofClass(hasName("Job"))).bind("c"), Ctx);
+  ASSERT_FALSE(C.empty());
+  const std::string Ctor = usrOf(C.front().getNodeAs<clang::Decl>("c"));
+
+  ProjectSummaries &P = ProjectSummaries::instance();
+  P.clear();
+  P.disable();
+  // A first pass answers nothing, and asks all that the second needs: the
+  // method's work, the constructor's kept devices, and the device of each
+  // argument that carries one.
+  CudaEvidenceFinder Evidence(Ctx, 4);
+  EXPECT_FALSE(Evidence.find(Hook->getBody(), Hook));
+  std::vector<std::string> Asked = P.takeAsked();
+  for (const std::string &Q :
+       {"memberDeviceWork " + Run, "keptDevices " + Ctor, "cudaDevice " + Pick})
+    EXPECT_TRUE(llvm::is_contained(Asked, Q)) << Q;
+
+  FunctionSummary RunS = fn(Run, {});
+  RunS.MemberDeviceWork = FunctionSummary::MemberWork{
+      Member, FunctionSummary::Fact{"'zeros' creates a tensor on a CUDA device",
+                                    {"/p/job.cpp", 9, 12},
+                                    {}}};
+  FunctionSummary CtorS = fn(Ctor, {});
+  CtorS.KeptDevices = {{1, Member, {"'device_'", {"/p/job.cpp", 3, 5}, {}}}};
+  FunctionSummary PickS = fn(Pick, {});
+  PickS.CudaDevice = {"'torch::kCUDA'", {"/p/pick.cpp", 2, 10}, {}};
+  // The device a construction gives, the member the constructor keeps it
+  // in, and the method's work on that member: all three are needed.
+  for (int Left = 0; Left < 3; ++Left) {
+    std::vector<FunctionSummary> Some;
+    for (int I = 0; I < 3; ++I)
+      if (I != Left)
+        Some.push_back(I == 0 ? RunS : I == 1 ? CtorS : PickS);
+    P.set(LinkedSummaries{Some});
+    EXPECT_FALSE(Evidence.find(Hook->getBody(), Hook)) << Left;
+  }
+  P.set(LinkedSummaries{{RunS, CtorS, PickS}});
+  std::optional<CudaEvidence> Ev = Evidence.find(Hook->getBody(), Hook);
+  ASSERT_TRUE(Ev);
+  EXPECT_EQ(Ev->K, CudaEvidence::Summary);
+  ASSERT_TRUE(Ev->externalWork());
+  EXPECT_EQ(Ev->externalWork()->At.Line, 9U);
+  ASSERT_TRUE(Ev->Operation.ReceivedMember);
+  EXPECT_EQ(Ev->Operation.ReceivedMember->getName(), "device_");
+  ASSERT_TRUE(Ev->Operation.ReceivedAt);
+  ASSERT_TRUE(Ev->DeviceExternal && Ev->DeviceExternal->CudaDevice);
+  EXPECT_EQ(Ev->DeviceExternal->USR, Pick);
+  // The constructor keeps another parameter: nothing.
+  CtorS.KeptDevices[0].Param = 0;
+  P.set(LinkedSummaries{{RunS, CtorS, PickS}});
+  EXPECT_FALSE(Evidence.find(Hook->getBody(), Hook));
+  P.clear();
+  P.disable();
+}
 
 TEST(ProjectSummaries, TheProjectFileLeavesOutStaleSummaries) {
   llvm::SmallString<128> Dir;

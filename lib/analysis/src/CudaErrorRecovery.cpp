@@ -9,6 +9,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <utility>
@@ -377,8 +378,82 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body,
   return R;
 }
 
+/// The object that \p Call, a method call or a construction in \p In, is
+/// made on, when the search saw it constructed: a local object of the
+/// function (`Worker w(device); w.step()`), the object a construction
+/// makes, or, for a call on `this`, the object of \p Caller (the method
+/// that calls it, when that one's is known).
+static std::optional<ObjectConstruction>
+constructedReceiver(const Stmt *Call, const FunctionDecl *In,
+                    const ObjectConstruction *Caller) {
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Call))
+    return ObjectConstruction{CE, In};
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  if (!Obj)
+    return std::nullopt;
+  Obj = Obj->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Obj))
+    return Caller ? std::optional<ObjectConstruction>(*Caller) : std::nullopt;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+      V->getType()->isReferenceType() || !V->getInit())
+    return std::nullopt;
+  const auto *Made = dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
+  const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!Made || !Owner)
+    return std::nullopt;
+  return ObjectConstruction{Made, Owner};
+}
+
 std::optional<CudaEvidence>
-CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
+CudaEvidenceFinder::objectWork(const Expr *Call, const FunctionDecl *Callee,
+                               const FunctionDecl *Within,
+                               const ObjectConstruction *Receiver) const {
+  std::optional<ObjectConstruction> Obj =
+      constructedReceiver(Call, Within, Receiver);
+  if (!Obj || !Obj->Made || !Obj->In)
+    return std::nullopt;
+  const CXXConstructorDecl *Ctor = Obj->Made->getConstructor();
+  std::optional<FunctionSummary> Work = ProjectSummaries::instance().lookup(
+      Callee, SummaryFact::MemberDeviceWork);
+  const std::string Member =
+      Work && Work->MemberDeviceWork ? Work->MemberDeviceWork->Member : "";
+  // Asked even without the method's summary (a project run's first pass
+  // answers nothing): the next pass then has all three.
+  const std::optional<unsigned> Param =
+      keptDeviceParam(Ctor, Member, FollowSummaries);
+  const FieldDecl *Field = nullptr;
+  if (Param)
+    for (const FieldDecl *F : Ctor->getParent()->fields())
+      if (usrOf(F) == Member)
+        Field = F;
+  for (unsigned I = 0; I < Obj->Made->getNumArgs(); ++I) {
+    const Expr *Arg = Obj->Made->getArg(I);
+    if (Param ? I != *Param : !carriesDevice(Arg->getType()))
+      continue;
+    std::optional<FunctionSummary> Device;
+    const Expr *D = cudaDeviceEvidence(Arg, Obj->In, &Device);
+    if (!D || !Field)
+      continue;
+    CudaEvidence R;
+    R.K = CudaEvidence::Summary;
+    R.Site = Call;
+    R.Chain.push_back({Call, Callee});
+    R.External = std::move(Work);
+    R.Operation.ReceivedAt = Arg;
+    R.Operation.ReceivedMember = Field;
+    R.DeviceAt = D;
+    R.DeviceExternal = std::move(Device);
+    return R;
+  }
+  return std::nullopt;
+}
+
+std::optional<CudaEvidence>
+CudaEvidenceFinder::inOtherUnits(const Stmt *Body, const FunctionDecl *Within,
+                                 const ObjectConstruction *Receiver) const {
   std::optional<CudaEvidence> R;
   if (!FollowSummaries)
     return R;
@@ -394,8 +469,11 @@ CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
       return;
     std::optional<FunctionSummary> Linked = ProjectSummaries::instance().lookup(
         Callee, SummaryFact::DefiniteCudaWork);
-    if (!Linked || !Linked->DefiniteCudaWork)
+    if (!Linked || !Linked->DefiniteCudaWork) {
+      if (isa<CXXMethodDecl>(Callee))
+        R = objectWork(cast<Expr>(S), Callee, Within, Receiver);
       return;
+    }
     R = CudaEvidence();
     R->K = CudaEvidence::Summary;
     R->Site = cast<Expr>(S);
@@ -405,36 +483,45 @@ CudaEvidenceFinder::inOtherUnits(const Stmt *Body) const {
   return R;
 }
 
-/// The object that \p Call, a method call, is made on, when the search saw
-/// it constructed: a local object of the function (`Worker w(device);
-/// w.step()`), or, for a call on `this`, the object of \p Caller (the
-/// method that calls it, when that one's is known).
-static std::optional<ObjectConstruction>
-constructedReceiver(const Stmt *Call, const ObjectConstruction *Caller) {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-  if (!Obj)
-    return std::nullopt;
-  Obj = Obj->IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(Obj))
-    return Caller ? std::optional<ObjectConstruction>(*Caller) : std::nullopt;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
-  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
-      V->getType()->isReferenceType() || !V->getInit())
-    return std::nullopt;
-  const auto *Made = dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
-  const auto *In = dyn_cast<FunctionDecl>(V->getDeclContext());
-  if (!Made || !In)
-    return std::nullopt;
-  return ObjectConstruction{Made, In};
+std::optional<CudaEvidence>
+CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
+  return search(S, Within, nullptr);
+}
+
+/// Whether \p RD or a base of it has a member that carries a device.
+static bool hasDeviceMember(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  auto Has = [](const CXXRecordDecl *C) {
+    return llvm::any_of(C->fields(), [](const FieldDecl *F) {
+      return carriesDevice(F->getType().getNonReferenceType());
+    });
+  };
+  return Has(RD) || !RD->forallBases(
+                        [&](const CXXRecordDecl *Base) { return !Has(Base); });
 }
 
 std::optional<CudaEvidence>
-CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
-  if (std::optional<CudaEvidence> Own = inOwnStmts(S, Within, nullptr))
+CudaEvidenceFinder::memberWork(const CXXMethodDecl *FD) {
+  // Most classes keep no device: nothing to search for.
+  if (!FD || FD->isStatic() || !FD->doesThisDeclarationHaveABody() ||
+      !hasDeviceMember(FD->getParent()))
+    return std::nullopt;
+  // An object constructed where this search does not look.
+  const ObjectConstruction Any;
+  std::optional<CudaEvidence> E = search(FD->getBody(), FD, &Any);
+  if (!E || E->K != CudaEvidence::Op || !E->Operation.ReceivedMember ||
+      E->Operation.ReceivedAt)
+    return std::nullopt;
+  return E;
+}
+
+std::optional<CudaEvidence>
+CudaEvidenceFinder::search(const Stmt *S, const FunctionDecl *Within,
+                           const ObjectConstruction *Receiver) {
+  if (std::optional<CudaEvidence> Own = inOwnStmts(S, Within, Receiver))
     return Own;
-  if (std::optional<CudaEvidence> Other = inOtherUnits(S))
+  if (std::optional<CudaEvidence> Other = inOtherUnits(S, Within, Receiver))
     return Other;
   // Breadth first through the user functions called, each once.
   struct Node {
@@ -445,38 +532,39 @@ CudaEvidenceFinder::find(const Stmt *S, const FunctionDecl *Within) {
   };
   std::vector<Node> Work;
   llvm::DenseSet<const FunctionDecl *> Visited{Within};
-  auto Enqueue = [&](const Stmt *Body, const Node *From) {
+  auto Enqueue = [&](const Stmt *Body, const FunctionDecl *In, const Node *From,
+                     const ObjectConstruction *Object) {
     forEachOwnStmt(Body, [&](const Stmt *Sub) {
       const Expr *At = nullptr;
       const FunctionDecl *Def = userCallee(Sub, &At);
       if (!Def || !Visited.insert(Def).second)
         return;
       Node N{Def, From ? From->Chain : llvm::SmallVector<CallStep, 4>(),
-             constructedReceiver(Sub, From && From->Receiver ? &*From->Receiver
-                                                             : nullptr)};
+             constructedReceiver(Sub, In, Object)};
       N.Chain.push_back({At, Def});
       Work.push_back(std::move(N));
     });
   };
-  Enqueue(S, nullptr);
+  Enqueue(S, Within, nullptr, Receiver);
   // An index, not a range: Enqueue may grow (and move) Work.
   // NOLINTNEXTLINE(modernize-loop-convert)
   for (size_t I = 0; I < Work.size(); ++I) {
     // Moved out: Enqueue may grow (and move) Work.
     const Node Cur = std::move(Work[I]);
+    const ObjectConstruction *Object = Cur.Receiver ? &*Cur.Receiver : nullptr;
     if (std::optional<CudaEvidence> E =
-            inOwnStmts(Cur.FD->getBody(), Cur.FD,
-                       Cur.Receiver ? &*Cur.Receiver : nullptr)) {
+            inOwnStmts(Cur.FD->getBody(), Cur.FD, Object)) {
       E->Chain = Cur.Chain;
       return E;
     }
     if (Cur.Chain.size() >= MaxCallDepth)
       continue;
-    if (std::optional<CudaEvidence> E = inOtherUnits(Cur.FD->getBody())) {
+    if (std::optional<CudaEvidence> E =
+            inOtherUnits(Cur.FD->getBody(), Cur.FD, Object)) {
       E->Chain.insert(E->Chain.begin(), Cur.Chain.begin(), Cur.Chain.end());
       return E;
     }
-    Enqueue(Cur.FD->getBody(), &Cur);
+    Enqueue(Cur.FD->getBody(), Cur.FD, &Cur, Object);
   }
   return std::nullopt;
 }

@@ -136,39 +136,54 @@ bool memberAssigned(const FieldDecl *F) {
   return false;
 }
 
-/// A device member \p F of the object \p R constructs, which its
-/// constructor sets from a parameter and no member function assigns: the
-/// CUDA side of the argument \p R gives that parameter
-/// (`Worker w(torch::kCUDA)` for `device_(d)`).
-const Expr *receivedCuda(const FieldDecl *F, const ObjectConstruction &R,
-                         unsigned Depth, Search S) {
-  const CXXConstructorDecl *Ctor = R.Made ? R.Made->getConstructor() : nullptr;
-  const FunctionDecl *Def = nullptr;
-  if (!Ctor || !Ctor->hasBody(Def) || !Def || !isUserDecl(Def) || !R.In ||
-      F->getParent() != Ctor->getParent() ||
-      !carriesDevice(F->getType().getNonReferenceType()) || memberAssigned(F))
+/// The parameter of \p Ctor's definition \p Def whose value \p Init, a
+/// member's initialiser, is (`device_(device)`).
+std::optional<unsigned> initialisingParam(const CXXConstructorDecl *Def,
+                                          const CXXCtorInitializer *Init) {
+  const Expr *Value =
+      peel::peel(Init->getInit(), peel::Compiler | peel::ConstructingCasts |
+                                      peel::CopiesAndMoves);
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Value);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != Def)
+    return std::nullopt;
+  return P->getFunctionScopeIndex();
+}
+
+/// Whether \p F is a member that keeps a device an object is given: one
+/// that carries a device and that no member function assigns.
+bool keepsDevice(const FieldDecl *F) {
+  return carriesDevice(F->getType().getNonReferenceType()) &&
+         !memberAssigned(F);
+}
+
+/// A device member \p F (read at \p ME) of the object \p R constructs,
+/// which its constructor sets from a parameter and no member function
+/// assigns: the CUDA side of the argument \p R gives that parameter
+/// (`Worker w(torch::kCUDA)` for `device_(d)`). For an object the search
+/// does not see constructed (R.Made null), \p ME itself.
+const Expr *receivedCuda(const MemberExpr *ME, const FieldDecl *F,
+                         const ObjectConstruction &R, unsigned Depth,
+                         Search S) {
+  if (!keepsDevice(F))
     return nullptr;
-  for (const CXXCtorInitializer *Init :
-       cast<CXXConstructorDecl>(Def)->inits()) {
-    if (!Init->isWritten() || Init->getMember() != F)
-      continue;
-    const Expr *Value =
-        peel::peel(Init->getInit(), peel::Compiler | peel::ConstructingCasts |
-                                        peel::CopiesAndMoves);
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Value);
-    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-    if (!P || P->getDeclContext() != Def)
-      return nullptr;
-    const unsigned I = P->getFunctionScopeIndex();
-    if (I >= R.Made->getNumArgs())
-      return nullptr;
-    const Expr *Found =
-        cudaEvidence(R.Made->getArg(I), R.In, Depth + 1, S.elsewhere());
-    if (Found && S.Took)
-      *S.Took = {R.Made->getArg(I), F};
-    return Found;
+  if (!R.Made) {
+    if (S.Took)
+      *S.Took = {nullptr, F};
+    return ME;
   }
-  return nullptr;
+  const CXXConstructorDecl *Ctor = R.Made->getConstructor();
+  if (!Ctor || !R.In || F->getParent() != Ctor->getParent())
+    return nullptr;
+  std::optional<unsigned> I =
+      keptDeviceParam(Ctor, usrOf(F), /*FollowSummaries=*/S.External);
+  if (!I || *I >= R.Made->getNumArgs())
+    return nullptr;
+  const Expr *Found =
+      cudaEvidence(R.Made->getArg(*I), R.In, Depth + 1, S.elsewhere());
+  if (Found && S.Took)
+    *S.Took = {R.Made->getArg(*I), F};
+  return Found;
 }
 
 /// The call \p Call of a function of another translation unit whose
@@ -232,7 +247,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
       // `device_` of the object whose method this is, constructed where
       // the search knows it.
       if (S.Receiver && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        return receivedCuda(F, *S.Receiver, Depth, S);
+        return receivedCuda(ME, F, *S.Receiver, Depth, S);
       return nullptr;
     }
   if (const auto *Call = dyn_cast<CallExpr>(Bare)) {
@@ -305,6 +320,44 @@ std::optional<CudaOp> deviceOp(const Expr *E, const FunctionDecl *Within,
     Op.ReceivedMember = Took.Member;
     return Op;
   }
+  return std::nullopt;
+}
+
+llvm::SmallVector<KeptDevice, 2> keptDevices(const CXXConstructorDecl *Ctor) {
+  llvm::SmallVector<KeptDevice, 2> Out;
+  if (!Ctor || !Ctor->doesThisDeclarationHaveABody())
+    return Out;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const FieldDecl *F = Init->getMember();
+    if (!Init->isWritten() || !F || !keepsDevice(F))
+      continue;
+    if (std::optional<unsigned> I = initialisingParam(Ctor, Init))
+      Out.push_back({*I, F, Init->getInit()});
+  }
+  return Out;
+}
+
+std::optional<unsigned> keptDeviceParam(const CXXConstructorDecl *Ctor,
+                                        llvm::StringRef Member,
+                                        bool FollowSummaries) {
+  const FunctionDecl *Def = nullptr;
+  if (Ctor && Ctor->hasBody(Def) && Def) {
+    if (!isUserDecl(Def) || Member.empty())
+      return std::nullopt;
+    for (const KeptDevice &K : keptDevices(cast<CXXConstructorDecl>(Def)))
+      if (usrOf(K.Member) == Member)
+        return K.Param;
+    return std::nullopt;
+  }
+  if (!FollowSummaries || !isDeclaredElsewhere(Ctor))
+    return std::nullopt;
+  std::optional<FunctionSummary> Linked =
+      ProjectSummaries::instance().lookup(Ctor, SummaryFact::KeptDevices);
+  if (!Linked || Member.empty())
+    return std::nullopt;
+  for (const FunctionSummary::KeptDevice &K : Linked->KeptDevices)
+    if (K.Member == Member)
+      return K.Param;
   return std::nullopt;
 }
 

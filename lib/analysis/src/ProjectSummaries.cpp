@@ -83,6 +83,21 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
   ParamFacts("indexedParams", F.IndexedParams,
              [](const FunctionSummary::IndexedParam &I)
                  -> const FunctionSummary::Fact & { return I.Sink; });
+  if (!F.KeptDevices.empty()) {
+    llvm::json::Array Items;
+    for (const FunctionSummary::KeptDevice &K : F.KeptDevices) {
+      llvm::json::Object P = Fact(K.Kept);
+      P["param"] = K.Param;
+      P["member"] = K.Member;
+      Items.push_back(std::move(P));
+    }
+    O["keptDevices"] = std::move(Items);
+  }
+  if (F.MemberDeviceWork) {
+    llvm::json::Object W = Fact(F.MemberDeviceWork->Work);
+    W["member"] = F.MemberDeviceWork->Member;
+    O["memberDeviceWork"] = std::move(W);
+  }
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
     Calls.push_back(llvm::json::Object{{"usr", C.USR},
@@ -169,6 +184,18 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
   return paramFact(V, P.Param, P.Sink, Path);
 }
 
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::KeptDevice &K,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return paramFact(V, K.Param, K.Kept, Path) && M.map("member", K.Member);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && fromJSON(V, W.Work, Path) && M.map("member", W.Member);
+}
+
 namespace {
 /// Whether \p V is an object of this format's version.
 bool ofThisVersion(const llvm::json::Value &V, llvm::json::Path Path) {
@@ -191,6 +218,8 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
          M.mapOptional("cudaDevice", F.CudaDevice) &&
          M.mapOptional("launchedParams", F.LaunchedParams) &&
          M.mapOptional("indexedParams", F.IndexedParams) &&
+         M.mapOptional("keptDevices", F.KeptDevices) &&
+         M.mapOptional("memberDeviceWork", F.MemberDeviceWork) &&
          M.mapOptional("calls", F.Calls);
 }
 
@@ -396,6 +425,22 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
                                            Where.of(D->getExprLoc()),
                                            {}};
     }
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const KeptDevice &K : keptDevices(Ctor))
+        F.KeptDevices.push_back(
+            {K.Param, usrOf(K.Member),
+             FunctionSummary::Fact{"'" + K.Member->getNameAsString() + "'",
+                                   Where.of(K.Init->getExprLoc()),
+                                   {}}});
+    // Work on a member's device matters only where the work is not on a
+    // CUDA device by itself.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !F.DefiniteCudaWork)
+      if (std::optional<CudaEvidence> E = Definite.memberWork(MD))
+        F.MemberDeviceWork = FunctionSummary::MemberWork{
+            usrOf(E->Operation.ReceivedMember),
+            FunctionSummary::Fact{describeEvidence(*E),
+                                  Where.of(E->Site->getExprLoc()),
+                                  stepsOf(FD, E->Chain, Where)}};
     if (Launches)
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const Expr *Launch = nullptr;
@@ -526,6 +571,10 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "indexedParams";
   case SummaryFact::CudaDevice:
     return "cudaDevice";
+  case SummaryFact::KeptDevices:
+    return "keptDevices";
+  case SummaryFact::MemberDeviceWork:
+    return "memberDeviceWork";
   }
   return "";
 }
@@ -546,8 +595,11 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
   case SummaryFact::CudaDevice:
     Held = &F.CudaDevice;
     break;
+  case SummaryFact::MemberDeviceWork:
+    return F.MemberDeviceWork ? &F.MemberDeviceWork->Work : nullptr;
   case SummaryFact::LaunchedParams:
   case SummaryFact::IndexedParams:
+  case SummaryFact::KeptDevices:
     break;
   }
   return Held && *Held ? &**Held : nullptr;
@@ -558,6 +610,8 @@ bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
     return !F.LaunchedParams.empty();
   if (Fact == SummaryFact::IndexedParams)
     return !F.IndexedParams.empty();
+  if (Fact == SummaryFact::KeptDevices)
+    return !F.KeptDevices.empty();
   return factOf(F, Fact) != nullptr;
 }
 
@@ -636,6 +690,8 @@ static std::set<std::string> filesOf(const FunctionSummary &F) {
     for (const SummaryStep &S : I.Sink.Via)
       Out.insert(S.At.File);
   }
+  for (const FunctionSummary::KeptDevice &K : F.KeptDevices)
+    Out.insert(K.Kept.At.File);
   Out.erase("");
   return Out;
 }

@@ -100,8 +100,20 @@ struct CudaEvidence {
   /// of the function of the other translation unit (Site).
   llvm::SmallVector<CallStep, 4> Chain;
   /// Summary: that function's project summary (ProjectSummaries.h), whose
-  /// DefiniteCudaWork says what and where.
+  /// DefiniteCudaWork says what and where; or, for a method (or a
+  /// constructor) of an object whose construction gives a device member a
+  /// CUDA device, its MemberDeviceWork, with Operation.ReceivedAt and
+  /// ReceivedMember, DeviceAt and DeviceExternal as for an Op.
   std::optional<FunctionSummary> External;
+  /// Summary: the fact of External that is the work.
+  const FunctionSummary::Fact *externalWork() const {
+    if (!External)
+      return nullptr;
+    if (External->DefiniteCudaWork)
+      return &*External->DefiniteCudaWork;
+    return External->MemberDeviceWork ? &External->MemberDeviceWork->Work
+                                      : nullptr;
+  }
 };
 
 /// Finds CUDA work in statements and in the functions of the TU they call.
@@ -117,11 +129,32 @@ public:
   /// \p Within is the function holding \p S.
   std::optional<CudaEvidence> find(const clang::Stmt *S,
                                    const clang::FunctionDecl *Within);
+  /// The first CUDA work of \p FD, a method or a constructor, on the
+  /// device that a device member of its object keeps (keptDevices: one
+  /// that no member function assigns), in its body or through its calls on
+  /// `this`: work on a CUDA device for an object constructed with one
+  /// (Operation.ReceivedMember is the member). None when the first work
+  /// found is on a CUDA device by itself (find sees that).
+  std::optional<CudaEvidence> memberWork(const clang::CXXMethodDecl *FD);
 
 private:
-  /// The first call in \p Body's own statements of a function of another
-  /// translation unit whose summary has CUDA work on a CUDA device.
-  std::optional<CudaEvidence> inOtherUnits(const clang::Stmt *Body) const;
+  std::optional<CudaEvidence> search(const clang::Stmt *S,
+                                     const clang::FunctionDecl *Within,
+                                     const ObjectConstruction *Receiver);
+  /// The first call in \p Body's own statements (of \p Within, a method of
+  /// the object \p Receiver constructs when known) of a function of another
+  /// translation unit whose summary has CUDA work on a CUDA device, or of a
+  /// method (a constructor) of another unit that works on a device member
+  /// that the construction of its object gives a CUDA device.
+  std::optional<CudaEvidence>
+  inOtherUnits(const clang::Stmt *Body, const clang::FunctionDecl *Within,
+               const ObjectConstruction *Receiver) const;
+  /// \p Call's work on a device member of an object constructed with a CUDA
+  /// device, by the summaries of its callee and of the constructor.
+  std::optional<CudaEvidence>
+  objectWork(const clang::Expr *Call, const clang::FunctionDecl *Callee,
+             const clang::FunctionDecl *Within,
+             const ObjectConstruction *Receiver) const;
   /// \p Within: the function whose statements are searched; \p Receiver:
   /// the construction of the object it is a method of, when known.
   std::optional<CudaEvidence> inOwnStmts(const clang::Stmt *Body,

@@ -122,11 +122,40 @@ std::optional<CudaOp> classifyCudaOp(const clang::Expr *E);
 /// The construction of the object whose method is searched (`Worker
 /// w(torch::kCUDA, 4)` for `w.step()`): what its constructor's arguments
 /// say of the device members it keeps, for that object.
+///
+/// With Made null, an object whose construction the search does not see
+/// (the summary of a method: CudaErrorRecovery.h's memberWork): a device
+/// member that no member function assigns stands for the device the
+/// object's construction gives it, as if it were CUDA (ReceivedMember says
+/// which, ReceivedAt stays null).
 struct ObjectConstruction {
   const clang::CXXConstructExpr *Made = nullptr;
   /// The function that constructs it (where its arguments are read).
   const clang::FunctionDecl *In = nullptr;
 };
+
+/// A device member that a constructor keeps from one of its parameters.
+struct KeptDevice {
+  unsigned Param = 0;
+  const clang::FieldDecl *Member = nullptr;
+  const clang::Expr *Init = nullptr; ///< the initialiser
+};
+
+/// The device members of \p Ctor's class (a device-valued type,
+/// TensorOptions, or a reference to one) that \p Ctor, a definition,
+/// initialises from one of its parameters (`device_(device)`) and that no
+/// member function the translation unit defines assigns: each object keeps
+/// the device its construction gives.
+llvm::SmallVector<KeptDevice, 2>
+keptDevices(const clang::CXXConstructorDecl *Ctor);
+
+/// The parameter of \p Ctor that the device member with USR \p Member
+/// keeps: by keptDevices when the translation unit defines \p Ctor, else,
+/// with \p FollowSummaries, by its project summary (SummaryFact::
+/// KeptDevices, looked up, and so asked, even when \p Member is "").
+std::optional<unsigned> keptDeviceParam(const clang::CXXConstructorDecl *Ctor,
+                                        llvm::StringRef Member,
+                                        bool FollowSummaries);
 
 /// The expression that shows device expression \p E to be a CUDA device,
 /// else null: a CUDA device (classifyDevice), a local set to one (by its
@@ -160,7 +189,8 @@ deviceOperands(const clang::CallExpr *Call, CudaOp::Kind &K);
 /// function of another translation unit). With \p Receiver (\p Within a
 /// method of the object it constructs), also a device member of that object
 /// that its constructor sets from a parameter and no member function
-/// assigns, through the argument \p Receiver gives it (ReceivedAt).
+/// assigns, through the argument \p Receiver gives it (ReceivedAt); its
+/// constructor may be in another translation unit (keptDeviceParam).
 std::optional<CudaOp> deviceOp(const clang::Expr *E,
                                const clang::FunctionDecl *Within,
                                bool FollowSummaries,

@@ -9,7 +9,7 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold six facts: the CUDA work a function does
+// Summaries of this version hold eight facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
@@ -18,8 +18,12 @@
 // pointer parameters it passes on to a kernel launch (KernelLaunches.h's
 // launchers), the parameters whose values reach an index op unchecked
 // (IndexRanges.h's indexedParams), and whether the device it returns is a
-// CUDA device on some path (CudaWork.h's returnedCudaDevice),
-// these four from its own translation unit only.
+// CUDA device on some path (CudaWork.h's returnedCudaDevice); for a
+// constructor, the device members it keeps from its parameters, and for a
+// method, the CUDA work it does on a device member of its object when that
+// member holds a CUDA device (CudaWork.h's keptDevices and
+// CudaErrorRecovery.h's memberWork), these six from its own translation
+// unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +47,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 4;
+constexpr unsigned SummaryFormatVersion = 5;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -116,11 +120,35 @@ struct FunctionSummary {
   /// where. Not linked: a function that returns what a function of another
   /// file returns says nothing.
   std::optional<Fact> CudaDevice;
+  /// A constructor: a device member of its class (a c10::Device, a device
+  /// type, TensorOptions, or a reference to one) that it initialises from
+  /// a parameter and that no member function of its translation unit
+  /// assigns, so that an object keeps the device its construction is given
+  /// (CudaWork.h's keptDevices): the parameter, the member's USR, and the
+  /// initialiser ("'device_'", where).
+  struct KeptDevice {
+    unsigned Param = 0;
+    std::string Member;
+    Fact Kept;
+  };
+  std::vector<KeptDevice> KeptDevices;
+  /// A method: CUDA work on the device a device member of its object holds
+  /// (`torch::zeros(n, device_)`), in its body or through the calls on
+  /// `this` of its translation unit, which is CUDA work on a CUDA device
+  /// for an object whose member holds one (CudaErrorRecovery.h's
+  /// memberWork): the member's USR and the work. The member is one that no
+  /// member function of the method's translation unit assigns.
+  struct MemberWork {
+    std::string Member;
+    Fact Work;
+  };
+  std::optional<MemberWork> MemberDeviceWork;
 
   /// Whether the summary has a fact a check can use.
   bool saysSomething() const {
     return CudaWork || DefiniteCudaWork || OutsideValues ||
-           !LaunchedParams.empty() || !IndexedParams.empty() || CudaDevice;
+           !LaunchedParams.empty() || !IndexedParams.empty() || CudaDevice ||
+           !KeptDevices.empty() || MemberDeviceWork;
   }
 
   /// A call to a function that its translation unit declares but does not
@@ -141,20 +169,24 @@ enum class SummaryFact {
   OutsideValues,
   LaunchedParams,
   IndexedParams,
-  CudaDevice
+  CudaDevice,
+  KeptDevices,
+  MemberDeviceWork
 };
 /// Every fact, for loops over them.
 inline constexpr SummaryFact AllSummaryFacts[] = {
     SummaryFact::CudaWork,      SummaryFact::DefiniteCudaWork,
     SummaryFact::OutsideValues, SummaryFact::LaunchedParams,
-    SummaryFact::IndexedParams, SummaryFact::CudaDevice};
+    SummaryFact::IndexedParams, SummaryFact::CudaDevice,
+    SummaryFact::KeptDevices,   SummaryFact::MemberDeviceWork};
 /// The fact's name in the format ("cudaWork", "definiteCudaWork",
-/// "outsideValues", "launchedParams", "indexedParams", "cudaDevice").
+/// "outsideValues", "launchedParams", "indexedParams", "cudaDevice",
+/// "keptDevices", "memberDeviceWork").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
 /// \p F's \p Fact, null when it holds none or the fact is a list
-/// (LaunchedParams, IndexedParams).
+/// (LaunchedParams, IndexedParams, KeptDevices); MemberDeviceWork's work.
 const FunctionSummary::Fact *factOf(const FunctionSummary &F, SummaryFact Fact);
 
 /// What one translation unit says.
@@ -187,6 +219,10 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::KeptDevice &K,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,

@@ -1,0 +1,5 @@
+#pragma once
+#include <torch/torch.h>
+
+// Defined in devices.cpp.
+torch::Device pick_device();
