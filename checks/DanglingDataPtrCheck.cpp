@@ -55,20 +55,18 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
   }
   std::string Suffix = opName(D.AllocOp);
   if (const auto *Call = dyn_cast<CallExpr>(D.AllocOp)) {
-    const torchtidy::op::FactSet Facts = torchtidy::callFacts(Call);
-    if (Facts & torchtidy::op::MovesToCpu) {
+    using torchtidy::MoveDestination;
+    const MoveDestination Move = torchtidy::moveDestination(Call);
+    const torchtidy::DeviceClass To =
+        Move.K == MoveDestination::Device || Move.K == MoveDestination::Options
+            ? torchtidy::classifyDevice(Move.Operand)
+            : torchtidy::DeviceClass::Unknown;
+    if (Move.K == MoveDestination::Cpu || To == torchtidy::DeviceClass::CPU) {
       Suffix = "cpu";
-    } else if (Facts & torchtidy::op::MovesToCuda) {
+    } else if (Move.K == MoveDestination::Cuda ||
+               To == torchtidy::DeviceClass::CUDA) {
       Suffix = "cuda";
-    } else if (Facts & torchtidy::op::MovesToArgument) {
-      for (const Expr *Arg : Call->arguments()) {
-        const torchtidy::DeviceClass C = torchtidy::classifyDevice(Arg);
-        if (C == torchtidy::DeviceClass::CPU)
-          Suffix = "cpu";
-        else if (C == torchtidy::DeviceClass::CUDA)
-          Suffix = "cuda";
-      }
-    } else if (Suffix == "contiguous") {
+    } else if (!Move.isMove() && Suffix == "contiguous") {
       Suffix = "contig";
     }
   }

@@ -90,6 +90,24 @@ struct MovedOnWorker : data::datasets::Dataset<MovedOnWorker> {
   torch::Tensor table_, labels_;
 };
 
+// A member that the worker's helper moves through the GPU and back to the
+// CPU: the helper's move is CUDA work, reading the member afterwards is not.
+struct BackOnCpu : data::datasets::Dataset<BackOnCpu> {
+  void roundTrip() {
+    table_ = table_.cuda().to(torch::kCPU);
+    labels_ = labels_.cuda().to(torch::Device("cpu"));
+  }
+  torch::Tensor row(size_t i) { return table_[i] + labels_[i]; }
+  data::Example<> get(size_t i) override {
+    roundTrip();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'BackOnCpu::roundTrip' does CUDA work ('cuda' moves a tensor to the GPU) in 'BackOnCpu::get'
+    // CHECK-NOTES: :[[@LINE-7]]:21: note: 'cuda' moves a tensor to the GPU here
+    return {row(i), labels_[i]};
+  }
+  c10::optional<size_t> size() const override { return 10; }
+  torch::Tensor table_, labels_;
+};
+
 // A virtual call follows the method it names.
 struct Loader {
   virtual ~Loader() = default;

@@ -104,4 +104,52 @@ TEST(TorchOps, OtherCallsAreNotIndexOps) {
     EXPECT_FALSE(matchIndexOp(M.getNodeAs<clang::CallExpr>("c")));
 }
 
+/// Where each move of function f puts its tensor, as "kind operand dtype",
+/// in source order.
+std::vector<std::string> moves(const std::string &Body) {
+  auto AST = parse("struct NetImpl : torch::nn::Module {};\n"
+                   "void f(torch::Tensor x, torch::Tensor y, torch::Device d, "
+                   "NetImpl &net) {\n" +
+                   Body + "\n}\n");
+  std::vector<std::string> Out;
+  auto Calls =
+      match(functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
+            AST->getASTContext());
+  for (const auto &M : Calls) {
+    const MoveDestination D =
+        moveDestination(M.getNodeAs<clang::CallExpr>("c"));
+    if (D.isMove())
+      Out.push_back(std::to_string(D.K) + " " + text(*AST, D.Operand) + " " +
+                    text(*AST, D.Dtype));
+  }
+  return Out;
+}
+
+TEST(TorchOps, MoveDestinations) {
+  using MD = MoveDestination;
+  auto One = [](MD::Kind K, const char *Operand, const char *Dtype) {
+    return std::vector<std::string>{std::to_string(K) + " " + Operand + " " +
+                                    Dtype};
+  };
+  EXPECT_EQ(moves("x.cuda();"), One(MD::Cuda, "<null>", "<null>"));
+  EXPECT_EQ(moves("x.cpu();"), One(MD::Cpu, "<null>", "<null>"));
+  // `to(device)` goes through TensorOptions, as in LibTorch; with a dtype it
+  // is the Device overload.
+  EXPECT_EQ(moves("x.to(d);"), One(MD::Options, "d", "<null>"));
+  EXPECT_EQ(moves("x.to(d, torch::kFloat);"),
+            One(MD::Device, "d", "torch::kFloat"));
+  EXPECT_EQ(moves("x.to(torch::kHalf);"),
+            One(MD::SameDevice, "<null>", "torch::kHalf"));
+  EXPECT_EQ(moves("x.to(y);"), One(MD::Like, "y", "<null>"));
+  EXPECT_EQ(
+      moves("x.to(torch::TensorOptions().dtype(torch::kInt));"),
+      One(MD::Options, "torch::TensorOptions().dtype(torch::kInt)", "<null>"));
+  // A module's move.
+  EXPECT_EQ(moves("net.to(d);"), One(MD::Device, "d", "<null>"));
+  EXPECT_EQ(moves("net.to(torch::kDouble);"),
+            One(MD::SameDevice, "<null>", "torch::kDouble"));
+  // Not moves.
+  EXPECT_TRUE(moves("x.contiguous(); x.add(y); torch::zeros({2}, d);").empty());
+}
+
 } // namespace

@@ -274,6 +274,16 @@ deviceCarryingArgs(const CallExpr *Call, const FunctionDecl *FD) {
   return Out;
 }
 
+/// The device argument a move gives (`x.to(device)`, `x.to(options)`),
+/// if written.
+static const Expr *givenDevice(const MoveDestination &Move) {
+  if ((Move.K != MoveDestination::Device &&
+       Move.K != MoveDestination::Options) ||
+      !Move.Operand || isa<CXXDefaultArgExpr>(Move.Operand))
+    return nullptr;
+  return Move.Operand;
+}
+
 /// The most definite device among \p Args.
 static DeviceClass mostDefinite(llvm::ArrayRef<const Expr *> Args) {
   DeviceClass Best = DeviceClass::NotADevice;
@@ -314,7 +324,8 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
     return std::nullopt;
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
-    if (isTensorMethod(MD) && (callFacts(Call) & op::MovesToCuda)) {
+    if (isTensorMethod(MD) &&
+        moveDestination(Call).K == MoveDestination::Cuda) {
       CudaOp Op{CudaOp::CudaMethod, E};
       Op.Callee = FD;
       return Op;
@@ -351,10 +362,17 @@ llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
     if (!isTensorMethod(MD))
       return Out;
-    const op::FactSet Facts = callFacts(Call);
-    if (Facts & op::MovesToCuda)
+    const MoveDestination Move = moveDestination(Call);
+    if (Move.K == MoveDestination::Cuda)
       return Out;
-    K = (Facts & op::MovesToArgument) ? CudaOp::MoveToDevice : CudaOp::Factory;
+    if (Move.isMove()) {
+      // `x.to(device)`, `x.to(options)`: the device it gives.
+      K = CudaOp::MoveToDevice;
+      if (const Expr *To = givenDevice(Move))
+        Out.push_back(To);
+      return Out;
+    }
+    K = CudaOp::Factory;
   } else if (isTorchFunction(FD) && isTensorType(FD->getReturnType()) &&
              !inTorchCudaNamespace(FD)) {
     K = CudaOp::Factory;
@@ -379,11 +397,12 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || !isTensorMethod(MD))
       return false;
-    const op::FactSet Facts = callFacts(MC);
-    // Back to the CPU.
-    if ((Facts & op::MovesToCpu) ||
-        ((Facts & op::MovesToArgument) &&
-         mostDefinite(deviceCarryingArgs(MC, MD)) != DeviceClass::NotADevice))
+    // Back to the CPU, or to a device that is not CUDA (classifyCudaOp
+    // found no move to CUDA); a dtype conversion keeps the device.
+    const MoveDestination Move = moveDestination(MC);
+    const Expr *To = givenDevice(Move);
+    if (Move.K == MoveDestination::Cpu ||
+        (To && classify(To, 0) != DeviceClass::NotADevice))
       return false;
     return isCudaTensorExpr(MC->getImplicitObjectArgument(), Depth + 1);
   }

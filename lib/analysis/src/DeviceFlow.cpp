@@ -256,7 +256,6 @@ private:
 
   /// `m->to(d)`, `impl.to(d)`, `to(d)` inside a module.
   void moveModule(const CXXMemberCallExpr *MC, State &St) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
     const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
     if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj))
       if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
@@ -270,10 +269,10 @@ private:
     }
     if (Escaped.count(D))
       return;
-    if (MD->getNumParams() == 0 || MC->getNumArgs() == 0 ||
-        !isDeviceClass(MD->getParamDecl(0)->getType()))
+    const MoveDestination Move = moveDestination(MC);
+    if (Move.K != MoveDestination::Device)
       return; // to(dtype): not a device move
-    DeviceFact F = evalDevice(MC->getArg(0), St);
+    DeviceFact F = evalDevice(Move.Operand, St);
     F.Origin = MC;
     F.How = DeviceFact::Moved;
     kill(D, St);
@@ -402,16 +401,17 @@ private:
               : Call->getArg(0);
       const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
       const op::FactSet Facts = methodFacts(Name);
-      if (Facts & op::MovesToCuda)
+      const MoveDestination Move = moveDestination(Call);
+      if (Move.K == MoveDestination::Cuda)
         return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
-      if (Facts & op::MovesToCpu) {
+      if (Move.K == MoveDestination::Cpu) {
         DeviceFact F =
             DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
         F.ZeroDim = eval(Obj, St, Depth + 1).ZeroDim;
         return F;
       }
-      if (Facts & op::MovesToArgument)
-        return evalTo(Call, MD, Obj, First, St, Depth);
+      if (Move.isMove())
+        return evalTo(Call, Move, Obj, St, Depth);
       if (!isTensor(Call->getType()) || (Facts & op::DeviceOpaque))
         return DeviceFact::unknown();
       DeviceFact F = eval(Obj, St, Depth + 1);
@@ -468,27 +468,27 @@ private:
   }
 
   /// `x.to(device)`, `x.to(options)`, `x.to(other)`, `x.to(dtype)`.
-  DeviceFact evalTo(const CallExpr *Call, const CXXMethodDecl *MD,
-                    const Expr *Obj, unsigned First, const State &St,
-                    unsigned Depth) {
-    if (MD->getNumParams() == 0 || Call->getNumArgs() <= First)
+  DeviceFact evalTo(const CallExpr *Call, const MoveDestination &Move,
+                    const Expr *Obj, const State &St, unsigned Depth) {
+    if (Move.K == MoveDestination::Unknown)
       return DeviceFact::unknown();
-    const QualType P0 = MD->getParamDecl(0)->getType();
-    const Expr *A0 = Call->getArg(First);
     DeviceFact Self = eval(Obj, St, Depth + 1);
     DeviceFact F;
-    if (isDeviceClass(P0) || isDeviceTypeEnum(P0)) {
-      F = evalDevice(A0, St, Depth + 1);
-    } else if (isTensorOptionsClass(P0)) {
-      F = evalOptions(A0, St, Depth + 1);
+    switch (Move.K) {
+    case MoveDestination::Device:
+      F = evalDevice(Move.Operand, St, Depth + 1);
+      break;
+    case MoveDestination::Options:
+      F = evalOptions(Move.Operand, St, Depth + 1);
       if (F.K == DeviceFact::NoDevice)
         return Self; // to(dtype) spelled through options
-    } else if (isTensor(P0)) {
-      F = eval(A0, St, Depth + 1);
-    } else if (const auto *ET = P0.getCanonicalType()->getAs<EnumType>();
-               ET && isClass(ET->getDecl(), KnownClass::ScalarType)) {
+      break;
+    case MoveDestination::Like:
+      F = eval(Move.Operand, St, Depth + 1);
+      break;
+    case MoveDestination::SameDevice:
       return Self; // a dtype conversion keeps the device
-    } else {
+    default:
       return DeviceFact::unknown();
     }
     if (F.isKnown()) {

@@ -180,37 +180,55 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
     F = resolve(Obj, Use, UseFn, Depth + 1);
     if (Facts & op::DeviceOpaque)
       F.Device = {};
-    if (Facts & op::MovesToCuda) {
+    const MoveDestination Move = moveDestination(MC);
+    // The dtype an argument gives (a dtype, or options that hold one).
+    auto TakeDtype = [&](const Expr *A) {
+      if (const std::string Dt = dtypeOf(A); !Dt.empty()) {
+        F.Dtype = Dt;
+        F.DtypeAt = A;
+        F.DtypeVar = nullptr;
+        F.DtypeChecked = false;
+        F.DtypeFactory = nullptr;
+      }
+    };
+    const Expr *Operand = Move.Operand && !isa<CXXDefaultArgExpr>(Move.Operand)
+                              ? Move.Operand
+                              : nullptr;
+    switch (Move.K) {
+    case MoveDestination::NotAMove:
+      break;
+    case MoveDestination::Cuda:
       F.Device = {PropState::Proven, MC, "", nullptr};
-    } else if (Facts & op::MovesToCpu) {
+      break;
+    case MoveDestination::Cpu:
       F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
-    } else if (Facts & op::MovesToArgument) {
-      for (const Expr *A : MC->arguments()) {
-        if (isa<CXXDefaultArgExpr>(A))
-          continue;
-        if (isTensorType(A->getType())) {
-          const TensorFacts Other = resolve(A, Use, UseFn, Depth + 1);
-          F.Device = Other.Device;
-          F.Dtype = Other.Dtype;
-          F.DtypeAt = Other.DtypeAt;
-          F.DtypeFactory = Other.DtypeFactory;
-          continue;
-        }
-        const DeviceClass D = classifyDevice(A);
+      break;
+    case MoveDestination::Like:
+      if (Operand) {
+        const TensorFacts Other = resolve(Operand, Use, UseFn, Depth + 1);
+        F.Device = Other.Device;
+        F.Dtype = Other.Dtype;
+        F.DtypeAt = Other.DtypeAt;
+        F.DtypeFactory = Other.DtypeFactory;
+      }
+      break;
+    case MoveDestination::Unknown:
+      F.Device = {};
+      break;
+    default:
+      if (Operand) {
+        const DeviceClass D = classifyDevice(Operand);
         if (D == DeviceClass::CUDA)
           F.Device = {PropState::Proven, MC, "", nullptr};
         else if (D == DeviceClass::CPU)
           F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
         else if (D == DeviceClass::Configurable)
           F.Device = {};
-        if (const std::string Dt = dtypeOf(A); !Dt.empty()) {
-          F.Dtype = Dt;
-          F.DtypeAt = A;
-          F.DtypeVar = nullptr;
-          F.DtypeChecked = false;
-          F.DtypeFactory = nullptr;
-        }
+        TakeDtype(Operand);
       }
+      if (Move.Dtype)
+        TakeDtype(Move.Dtype);
+      break;
     }
     if (Facts & op::StridedView)
       F.Contig = {PropState::Against, MC, "", nullptr};

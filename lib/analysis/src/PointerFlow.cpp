@@ -130,18 +130,19 @@ bool PointerLifetime::Impl::keepsArgument(const CXXConstructExpr *CE,
 
 bool PointerLifetime::Impl::certainlyCopies(const CallExpr *Call,
                                             const FromBlobCall &Blob) const {
-  const op::FactSet Facts = callFacts(Call);
+  const MoveDestination Move = moveDestination(Call);
   const DeviceClass BlobDevice =
       Blob.Options ? classifyDevice(Blob.Options) : DeviceClass::NotADevice;
   const bool OnHost =
       BlobDevice == DeviceClass::NotADevice || BlobDevice == DeviceClass::CPU;
-  if (Facts & op::MovesToCuda)
+  if (Move.K == MoveDestination::Cuda)
     return OnHost;
-  if (!(Facts & op::MovesToArgument))
+  if (Move.K != MoveDestination::Device && Move.K != MoveDestination::Options &&
+      Move.K != MoveDestination::SameDevice)
     return false;
   const OptionsDtype BlobDtype = dtypeOfOptions(Blob.Options, Ctx);
-  for (const Expr *Arg : Call->arguments()) {
-    if (isa<CXXDefaultArgExpr>(Arg) || isTensor(Arg->getType()))
+  for (const Expr *Arg : {Move.Operand, Move.Dtype}) {
+    if (!Arg || isa<CXXDefaultArgExpr>(Arg))
       continue;
     if (OnHost && classifyDevice(Arg) == DeviceClass::CUDA)
       return true;

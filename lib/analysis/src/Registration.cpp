@@ -654,12 +654,16 @@ void MemberUses::build() {
       if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
         Written.insert(ME);
     // `m.to(x.device())`: moved first.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
-      if ((callFacts(MC) & op::MovesToArgument) &&
-          formOf(MC->getMethodDecl()) == op::Method && MC->getNumArgs() >= 1 &&
-          isDeviceOfTensor(MC->getArg(0)))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const MoveDestination Move = moveDestination(MC);
+      if ((Move.K == MoveDestination::Device ||
+           Move.K == MoveDestination::Options ||
+           Move.K == MoveDestination::Like) &&
+          formOf(MC->getMethodDecl()) == op::Method &&
+          isDeviceOfTensor(Move.Operand))
         if (const MemberExpr *ME = readMember(MC->getImplicitObjectArgument()))
           Moved.insert(ME);
+    }
     if (const auto *ME = dyn_cast<MemberExpr>(S))
       if (const FieldDecl *F = memberOfThis(ME))
         if (!Written.count(ME)) {

@@ -189,6 +189,46 @@ op::FactSet callFacts(const CallExpr *Call) {
   return opFacts(FD->getName(), formOf(FD));
 }
 
+MoveDestination moveDestination(const CallExpr *Call) {
+  MoveDestination D;
+  const op::FactSet Facts = callFacts(Call);
+  if (Facts & op::MovesToCuda) {
+    D.K = MoveDestination::Cuda;
+    return D;
+  }
+  if (Facts & op::MovesToCpu) {
+    D.K = MoveDestination::Cpu;
+    return D;
+  }
+  if (!(Facts & op::MovesToArgument))
+    return D;
+  D.K = MoveDestination::Unknown;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  // `a.to(b)` spelled as an operator call has the object as argument 0.
+  const unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  for (unsigned I = 0;
+       I < FD->getNumParams() && I + Offset < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I + Offset);
+    const QualType P = FD->getParamDecl(I)->getType();
+    if (I == 0) {
+      if (isDeviceClass(P) || isDeviceTypeEnum(P))
+        D.K = MoveDestination::Device;
+      else if (isTensorOptionsClass(P))
+        D.K = MoveDestination::Options;
+      else if (isTensorType(P.getNonReferenceType()))
+        D.K = MoveDestination::Like;
+      else if (isScalarTypeEnum(P))
+        D.K = MoveDestination::SameDevice;
+      if (D.K != MoveDestination::SameDevice && D.K != MoveDestination::Unknown)
+        D.Operand = Arg;
+    }
+    if (!D.Dtype && isScalarTypeEnum(P) && !isa<CXXDefaultArgExpr>(Arg))
+      D.Dtype = Arg;
+  }
+  return D;
+}
+
 op::FactSet constructFacts(const CXXConstructExpr *Construct) {
   const CXXConstructorDecl *Ctor =
       Construct ? Construct->getConstructor() : nullptr;

@@ -330,6 +330,32 @@ bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
 /// The facts of what \p Call calls (NoFact for an unnamed callee).
 op::FactSet callFacts(const clang::CallExpr *Call);
 
+/// Where a move puts its tensor (or module): `x.cuda()`, `x.cpu()`, and
+/// `to`, which reads the type of its first parameter (the rows' MovesTo*
+/// facts). Every analysis that follows a move asks this, each with its own
+/// lattice for the operand.
+struct MoveDestination {
+  enum Kind {
+    NotAMove,
+    Cuda,       ///< x.cuda()
+    Cpu,        ///< x.cpu()
+    Device,     ///< to(device): Operand, a c10::Device or a device type
+    Options,    ///< to(options): Operand, TensorOptions (perhaps no device)
+    Like,       ///< to(other): the device (and dtype) of the tensor Operand
+    SameDevice, ///< to(dtype): a conversion that keeps the device
+    Unknown,    ///< a `to` of another first parameter, or no argument
+  };
+  Kind K = NotAMove;
+  const clang::Expr *Operand = nullptr;
+  /// The dtype argument given (`to(dtype)`, `to(device, dtype)`), if any.
+  const clang::Expr *Dtype = nullptr;
+
+  bool isMove() const { return K != NotAMove; }
+};
+
+/// Where \p Call moves its object (NotAMove for a call that is not a move).
+MoveDestination moveDestination(const clang::CallExpr *Call);
+
 /// The facts of constructing \p Construct's class, when it is a class of
 /// at::, c10:: or torch:: (op::Class rows); NoFact otherwise.
 op::FactSet constructFacts(const clang::CXXConstructExpr *Construct);
