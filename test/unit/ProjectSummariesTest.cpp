@@ -19,6 +19,14 @@ const FunctionSummary *find(const TranslationUnitSummary &S,
   return nullptr;
 }
 
+/// \p AST's summary, with no project's summaries at hand (not whatever a
+/// project run left near the test).
+TranslationUnitSummary summarizeAlone(clang::ASTUnit &AST) {
+  ProjectSummaries::instance().clear();
+  ProjectSummaries::instance().disable();
+  return summarizeTranslationUnit(AST.getASTContext(), /*MaxCallDepth=*/4);
+}
+
 const char *const Unit = R"cpp(
 torch::Tensor elsewhere(torch::Tensor t);
 torch::Tensor gpu(torch::Tensor t) {
@@ -130,10 +138,7 @@ std::vector<bool> flags(const std::string &s) {
   return out;
 }
 )cpp");
-  ProjectSummaries::instance().clear();
-  ProjectSummaries::instance().disable();
-  const TranslationUnitSummary S =
-      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const TranslationUnitSummary S = summarizeAlone(*AST);
   // A vector filled from a stream, a tensor of parsed values, and a tensor
   // of what a helper of the unit parses (lines: the #include is line 1).
   const FunctionSummary *Read = find(S, "read_ids");
@@ -204,10 +209,7 @@ torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
   return emb(ids);
 }
 )cpp");
-  ProjectSummaries::instance().clear();
-  ProjectSummaries::instance().disable();
-  const TranslationUnitSummary S =
-      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const TranslationUnitSummary S = summarizeAlone(*AST);
   const FunctionSummary *Lookup = find(S, "Table::lookup");
   ASSERT_TRUE(Lookup);
   ASSERT_EQ(Lookup->IndexedParams.size(), 1U);
@@ -263,10 +265,7 @@ torch::Device elsewhere();
 torch::Device other() { return elsewhere(); }
 torch::Tensor moved(torch::Tensor t) { return t.to(torch::kCUDA); }
 )cpp");
-  ProjectSummaries::instance().clear();
-  ProjectSummaries::instance().disable();
-  const TranslationUnitSummary S =
-      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const TranslationUnitSummary S = summarizeAlone(*AST);
   const FunctionSummary *Choose = find(S, "choose");
   ASSERT_TRUE(Choose && Choose->CudaDevice);
   EXPECT_EQ(Choose->CudaDevice->What,
@@ -327,10 +326,7 @@ public:
   torch::Device device_;
 };
 )cpp");
-  ProjectSummaries::instance().clear();
-  ProjectSummaries::instance().disable();
-  const TranslationUnitSummary S =
-      summarizeTranslationUnit(AST->getASTContext(), /*MaxCallDepth=*/4);
+  const TranslationUnitSummary S = summarizeAlone(*AST);
   // The constructor keeps two devices (a reference and a value), from its
   // first and third parameters; not the integer.
   const FunctionSummary *Ctor = find(S, "Job::Job");

@@ -20,26 +20,40 @@ std::string text(clang::ASTUnit &AST, const clang::Expr *E) {
       .str();
 }
 
-/// Every recognised index op in function f, as "kind name source index
-/// module", in source order.
-std::vector<std::string> sites(const std::string &Body) {
-  auto AST = parse("namespace F = torch::nn::functional;\n"
-                   "void f(torch::Tensor x, torch::Tensor ids, "
-                   "torch::nn::Embedding emb, torch::nn::EmbeddingBag bag, "
-                   "torch::nn::EmbeddingImpl &impl) {\n" +
-                   Body + "\n}\n");
+/// What \p Describe says of each call in function f (parameters \p Params,
+/// body \p Body, after \p Prologue), in source order; "" says nothing.
+std::vector<std::string> describeCalls(
+    const std::string &Prologue, const std::string &Params,
+    const std::string &Body,
+    llvm::function_ref<std::string(clang::ASTUnit &, const clang::CallExpr *)>
+        Describe) {
+  auto AST = parse(Prologue + "void f(" + Params + ") {\n" + Body + "\n}\n");
   std::vector<std::string> Out;
   auto Calls =
       match(functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
             AST->getASTContext());
-  for (const auto &M : Calls) {
-    const auto *Call = M.getNodeAs<clang::CallExpr>("c");
-    if (auto S = matchIndexOp(Call))
-      Out.push_back(std::to_string(S->K) + " " + S->Name.str() + " " +
-                    text(*AST, S->Source) + " " + text(*AST, S->Index) + " " +
-                    text(*AST, S->Module));
-  }
+  for (const auto &M : Calls)
+    if (std::string D = Describe(*AST, M.getNodeAs<clang::CallExpr>("c"));
+        !D.empty())
+      Out.push_back(std::move(D));
   return Out;
+}
+
+/// Every recognised index op in function f, as "kind name source index
+/// module", in source order.
+std::vector<std::string> sites(const std::string &Body) {
+  return describeCalls(
+      "namespace F = torch::nn::functional;\n",
+      "torch::Tensor x, torch::Tensor ids, torch::nn::Embedding emb, "
+      "torch::nn::EmbeddingBag bag, torch::nn::EmbeddingImpl &impl",
+      Body, [](clang::ASTUnit &AST, const clang::CallExpr *Call) {
+        std::optional<IndexOpSite> S = matchIndexOp(Call);
+        if (!S)
+          return std::string();
+        return std::to_string(S->K) + " " + S->Name.str() + " " +
+               text(AST, S->Source) + " " + text(AST, S->Index) + " " +
+               text(AST, S->Module);
+      });
 }
 
 TEST(TorchOps, MethodAndFreeForms) {
@@ -107,22 +121,16 @@ TEST(TorchOps, OtherCallsAreNotIndexOps) {
 /// Where each move of function f puts its tensor, as "kind operand dtype",
 /// in source order.
 std::vector<std::string> moves(const std::string &Body) {
-  auto AST = parse("struct NetImpl : torch::nn::Module {};\n"
-                   "void f(torch::Tensor x, torch::Tensor y, torch::Device d, "
-                   "NetImpl &net) {\n" +
-                   Body + "\n}\n");
-  std::vector<std::string> Out;
-  auto Calls =
-      match(functionDecl(hasName("f"), forEachDescendant(callExpr().bind("c"))),
-            AST->getASTContext());
-  for (const auto &M : Calls) {
-    const MoveDestination D =
-        moveDestination(M.getNodeAs<clang::CallExpr>("c"));
-    if (D.isMove())
-      Out.push_back(std::to_string(D.K) + " " + text(*AST, D.Operand) + " " +
-                    text(*AST, D.Dtype));
-  }
-  return Out;
+  return describeCalls(
+      "struct NetImpl : torch::nn::Module {};\n",
+      "torch::Tensor x, torch::Tensor y, torch::Device d, NetImpl &net", Body,
+      [](clang::ASTUnit &AST, const clang::CallExpr *Call) {
+        const MoveDestination D = moveDestination(Call);
+        if (!D.isMove())
+          return std::string();
+        return std::to_string(D.K) + " " + text(AST, D.Operand) + " " +
+               text(AST, D.Dtype);
+      });
 }
 
 TEST(TorchOps, MoveDestinations) {
