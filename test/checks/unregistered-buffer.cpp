@@ -111,11 +111,13 @@ struct RegisteredImpl : torch::nn::Module {
       register_buffer("g", t);
     if (n > 0)
       h = register_buffer("h", torch::zeros({1}));
+    // The assignment is the member: registered.
+    register_buffer("k", k = torch::zeros({1}));
   }
   int n = 1;
   torch::Tensor a, b, c, d, e;
   std::vector<torch::Tensor> f, g;
-  torch::Tensor h;
+  torch::Tensor h, k;
   torch::Tensor in_class = register_buffer("in_class", torch::zeros({1}));
 };
 

@@ -76,9 +76,13 @@ struct GoodImpl : torch::nn::Module {
       extra = register_module("extra", torch::nn::Linear(2, 2));
     seq = register_module("seq", torch::nn::Sequential());
     register_module("kept", kept);
+    // The assignment is the member: registered.
+    register_module("assigned", assigned = torch::nn::Linear(2, 2));
+    register_module("grouped", (grouped = torch::nn::Linear(2, 2)));
   }
   bool use_extra = false;
   torch::nn::Linear a{nullptr}, rnn{nullptr}, extra{nullptr};
+  torch::nn::Linear assigned = nullptr, grouped = nullptr;
   std::shared_ptr<torch::nn::LinearImpl> p;
   std::vector<torch::nn::Linear> layers, more;
   torch::nn::Sequential seq{nullptr};

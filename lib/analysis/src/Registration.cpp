@@ -142,7 +142,7 @@ static const FieldDecl *thisField(const Expr *E) {
 }
 
 /// The member a value is, or an element of: `m`, `m[i]`, `m.at(i)`,
-/// `m.back()`, `*m`, `m.ptr()`.
+/// `m.back()`, `*m`, `m.ptr()`, `m = v` (an assignment is its left side).
 static const FieldDecl *fieldBehind(const Expr *E) {
   for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
     E = stripValue(E);
@@ -152,9 +152,16 @@ static const FieldDecl *fieldBehind(const Expr *E) {
       E = ASE->getBase();
       continue;
     }
+    // `m = Linear(...)` is m: `register_module("m", m = Linear(...))`.
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign) {
+      E = BO->getLHS();
+      continue;
+    }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
       const OverloadedOperatorKind K = Op->getOperator();
-      if ((K == OO_Subscript || K == OO_Star || K == OO_Arrow) &&
+      if ((K == OO_Subscript || K == OO_Star || K == OO_Arrow ||
+           K == OO_Equal) &&
           Op->getNumArgs() >= 1) {
         E = Op->getArg(0);
         continue;
