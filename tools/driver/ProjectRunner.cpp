@@ -398,7 +398,13 @@ int runProject(ProjectOptions O) {
     Err << "\r\x1b[K";
 
   // One finding seen from several translation units (in a shared header)
-  // counts once.
+  // counts once, however each unit spelled the header's path
+  // (`src/utils/../nn/block.hpp` is `src/nn/block.hpp`).
+  auto Normalise = [](std::string &Path) {
+    llvm::SmallString<256> P(Path);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Path = std::string(P);
+  };
   std::vector<clang::tooling::Diagnostic> All;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
   unsigned ParseFailures = 0, Crashes = 0;
@@ -407,11 +413,15 @@ int runProject(ProjectOptions O) {
     ParseFailures += J.ParseFailed;
     Crashes += J.Crashed;
     AnyNonZero |= J.ReturnCode != 0;
-    for (auto &D : J.Diagnostics)
+    for (auto &D : J.Diagnostics) {
+      Normalise(D.Message.FilePath);
+      for (clang::tooling::DiagnosticMessage &N : D.Notes)
+        Normalise(N.FilePath);
       if (Seen.insert({D.DiagnosticName, D.Message.FilePath,
                        D.Message.FileOffset, D.Message.Message})
               .second)
         All.push_back(std::move(D));
+    }
   }
   std::sort(All.begin(), All.end(),
             [](const clang::tooling::Diagnostic &A,
