@@ -57,10 +57,9 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
   if (const auto *Call = dyn_cast<CallExpr>(D.AllocOp)) {
     using torchtidy::MoveDestination;
     const MoveDestination Move = torchtidy::moveDestination(Call);
-    const torchtidy::DeviceClass To =
-        Move.K == MoveDestination::Device || Move.K == MoveDestination::Options
-            ? torchtidy::classifyDevice(Move.Operand)
-            : torchtidy::DeviceClass::Unknown;
+    const Expr *Given = Move.givenDevice();
+    const torchtidy::DeviceClass To = Given ? torchtidy::classifyDevice(Given)
+                                            : torchtidy::DeviceClass::Unknown;
     if (Move.K == MoveDestination::Cpu || To == torchtidy::DeviceClass::CPU) {
       Suffix = "cpu";
     } else if (Move.K == MoveDestination::Cuda ||

@@ -274,16 +274,6 @@ deviceCarryingArgs(const CallExpr *Call, const FunctionDecl *FD) {
   return Out;
 }
 
-/// The device argument a move gives (`x.to(device)`, `x.to(options)`),
-/// if written.
-static const Expr *givenDevice(const MoveDestination &Move) {
-  if ((Move.K != MoveDestination::Device &&
-       Move.K != MoveDestination::Options) ||
-      !Move.Operand || isa<CXXDefaultArgExpr>(Move.Operand))
-    return nullptr;
-  return Move.Operand;
-}
-
 /// The most definite device among \p Args.
 static DeviceClass mostDefinite(llvm::ArrayRef<const Expr *> Args) {
   DeviceClass Best = DeviceClass::NotADevice;
@@ -368,7 +358,7 @@ llvm::SmallVector<const Expr *, 2> deviceOperands(const CallExpr *Call,
     if (Move.isMove()) {
       // `x.to(device)`, `x.to(options)`: the device it gives.
       K = CudaOp::MoveToDevice;
-      if (const Expr *To = givenDevice(Move))
+      if (const Expr *To = Move.givenDevice())
         Out.push_back(To);
       return Out;
     }
@@ -400,7 +390,7 @@ static bool isCudaTensorExpr(const Expr *E, unsigned Depth) {
     // Back to the CPU, or to a device that is not CUDA (classifyCudaOp
     // found no move to CUDA); a dtype conversion keeps the device.
     const MoveDestination Move = moveDestination(MC);
-    const Expr *To = givenDevice(Move);
+    const Expr *To = Move.givenDevice();
     if (Move.K == MoveDestination::Cpu ||
         (To && classify(To, 0) != DeviceClass::NotADevice))
       return false;

@@ -189,6 +189,13 @@ op::FactSet callFacts(const CallExpr *Call) {
   return opFacts(FD->getName(), formOf(FD));
 }
 
+const Expr *MoveDestination::givenDevice() const {
+  if ((K != Device && K != Options) || !Operand ||
+      isa<CXXDefaultArgExpr>(Operand))
+    return nullptr;
+  return Operand;
+}
+
 MoveDestination moveDestination(const CallExpr *Call) {
   MoveDestination D;
   const op::FactSet Facts = callFacts(Call);

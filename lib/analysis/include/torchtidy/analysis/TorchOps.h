@@ -351,6 +351,9 @@ struct MoveDestination {
   const clang::Expr *Dtype = nullptr;
 
   bool isMove() const { return K != NotAMove; }
+  /// The device argument written (`x.to(device)`, `x.to(options)`), else
+  /// null.
+  const clang::Expr *givenDevice() const;
 };
 
 /// Where \p Call moves its object (NotAMove for a call that is not a move).
