@@ -238,6 +238,7 @@ void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
       analyze(FD, S, Finder, Ranges);
   }
   checkPassedIds(Ctx, Ranges);
+  checkPassedLengths(Ctx, Ranges);
 }
 
 void UncheckedIndexCheck::checkPassedIds(
@@ -356,6 +357,101 @@ void UncheckedIndexCheck::checkPassedIds(
                     At, SM);
         }
         return; // one finding a call
+      }
+    });
+  });
+}
+
+void UncheckedIndexCheck::checkPassedLengths(
+    ASTContext &Ctx, torchtidy::IndexRangeAnalysis &Ranges) {
+  SourceManager &SM = Ctx.getSourceManager();
+  torchtidy::forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
+    torchtidy::forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
+      const auto *Call = dyn_cast<CallExpr>(St);
+      if (!Call || Call->isInstantiationDependent() ||
+          CallsReported.count(Call) ||
+          !torchtidy::isUserCode(torchtidy::compat::beginLoc(Call), SM))
+        return;
+      // The function called: directly, or a module's forward through its
+      // holder (`model(x)`).
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      unsigned First = isa<CXXOperatorCallExpr>(Call) &&
+                               isa_and_nonnull<CXXMethodDecl>(Callee)
+                           ? 1
+                           : 0;
+      const Expr *ModuleExpr = nullptr;
+      if (const CXXRecordDecl *M =
+              torchtidy::moduleForwardCall(Call, &ModuleExpr);
+          M && isa<CXXOperatorCallExpr>(Call)) {
+        Callee = nullptr;
+        for (const CXXMethodDecl *MD : M->methods())
+          if (torchtidy::hasOpName(MD, torchtidy::op::Named::forward) &&
+              MD->getNumParams() + 1 == Call->getNumArgs()) {
+            if (Callee)
+              return; // overloads: which one is not known here
+            Callee = MD;
+          }
+        First = 1;
+      }
+      if (!Callee || Callee->getDefinition() ||
+          !torchtidy::isDeclaredElsewhere(Callee))
+        return;
+      for (unsigned I = 0;
+           I < Callee->getNumParams() && I + First < Call->getNumArgs(); ++I) {
+        const Expr *Arg = Call->getArg(I + First);
+        // Another file's summary is asked only about a growing argument (a
+        // question can make a project run analyse this file again).
+        std::optional<torchtidy::GrowingLength> G =
+            Ranges.growingArgument(FD, Arg);
+        if (!G)
+          continue;
+        std::optional<torchtidy::FunctionSummary> Summary =
+            torchtidy::ProjectSummaries::instance().lookup(
+                Callee, torchtidy::SummaryFact::LengthParams);
+        if (!Summary)
+          return;
+        for (const auto &L : Summary->LengthParams) {
+          if (L.Param != I || L.Dim != G->Dim)
+            continue;
+          const std::optional<torchtidy::Quantity> Rows =
+              Ranges.rowsAtCall(FD, Call, L.Rows);
+          if (Ranges.lengthBoundAtCall(FD, Call, *G, L.Offset, Rows))
+            continue;
+          const SourceLocation At = torchtidy::compat::beginLoc(Call);
+          if (!firstReport(At))
+            return;
+          const std::string Text = displayText(Arg, Ctx);
+          const int64_t End = L.Offset - 1;
+          const std::string Reach =
+              "its length" + (End == 0
+                                  ? std::string()
+                                  : (End > 0 ? " + " : " - ") +
+                                        std::to_string(End > 0 ? End : -End));
+          diag(At, "%0 grows in a loop and is passed to '%1', where index %2 "
+                   "goes up to %3, but %4 has %5 rows and nothing bounds the "
+                   "length by them; an index outside the table's rows is an "
+                   "illegal memory access on CUDA")
+              << (Text.empty() ? std::string("an argument") : "'" + Text + "'")
+              << Summary->Name
+              << (L.Index.empty() ? std::string("the index")
+                                  : "'" + L.Index + "'")
+              << Reach << L.Sink.What << L.Rows.Text;
+          diag(G->Cat->getBeginLoc(),
+               "its length grows here: each iteration concatenates more "
+               "along dim %0",
+               DiagnosticIDs::Note)
+              << std::to_string(G->Dim);
+          notePlace(L.Made,
+                    "the index is made here from its length (the project's "
+                    "summary of '" +
+                        Summary->Name + "')",
+                    At, SM);
+          notePlace(L.Rows.At,
+                    "the table's " + L.Rows.Text + " rows are set here", At,
+                    SM);
+          CallsReported.insert(Call);
+          return; // one finding a call
+        }
       }
     });
   });

@@ -61,6 +61,12 @@ private:
   /// or, with a project's summaries, of another file (its indexedParams
   /// fact). Reported at the call.
   void checkPassedIds(ASTContext &Ctx, torchtidy::IndexRangeAnalysis &Ranges);
+  /// A tensor whose length grows in a loop passed to a function of another
+  /// file whose parameter's length indexes a table of fixed rows (its
+  /// project summary's lengthParams), with nothing bounding the length by
+  /// the rows here. Reported at the call.
+  void checkPassedLengths(ASTContext &Ctx,
+                          torchtidy::IndexRangeAnalysis &Ranges);
   void addFix(DiagnosticBuilder &Diag, const Sink &S, StringRef Size);
 
   const bool CheckLossTargets;

@@ -220,6 +220,30 @@ struct WindowImpl : torch::nn::Module {
       x = x.index({Slice(), Slice(-window_)});
     return slots(torch::arange(x.size(1)));
   }
+  // In a loop: a crop at the top of the body protects the use, and the
+  // append after the use reaches it only around the loop, through the crop.
+  torch::Tensor cropInLoop(torch::Tensor x, int steps) {
+    torch::Tensor out;
+    for (int i = 0; i < steps; ++i) {
+      if (x.size(1) > window_)
+        x = x.slice(1, -window_);
+      out = slots(torch::arange(x.size(1)));
+      x = torch::cat({x, out.argmax(-1)}, 1);
+    }
+    return out;
+  }
+  // The crop after the use does not.
+  torch::Tensor cropLateInLoop(torch::Tensor x, int steps) {
+    torch::Tensor out;
+    for (int i = 0; i < steps; ++i) {
+      out = slots(torch::arange(x.size(1)));
+      // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: index 'torch::arange(x.size(1))' goes up to x.size(1) - 1, a length known only at run time, but Embedding 'slots' has window_ rows
+      x = torch::cat({x, out.argmax(-1)}, 1);
+      if (x.size(1) > window_)
+        x = x.slice(1, -window_);
+    }
+    return out;
+  }
   int64_t window_;
   torch::nn::Embedding slots{nullptr};
 };
@@ -229,7 +253,8 @@ torch::Tensor runWindows(WindowImpl &m, bool copy) {
          m.checked(x) + m.thrown(x) + m.branch(x) + m.capped(x) +
          m.selected(x) + m.cropped(x) + m.cropWhenShort(x) +
          m.cropSometimes(x, copy) + m.cropThenGrow(x) + m.cropWhenLong(x) +
-         m.cropAfterCast(x) + m.cropParameter(x);
+         m.cropAfterCast(x) + m.cropParameter(x) + m.cropInLoop(x, 4) +
+         m.cropLateInLoop(x, 4);
 }
 
 // A loop over a length known only at run time.

@@ -239,6 +239,101 @@ torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
   ProjectSummaries::instance().clear();
 }
 
+TEST(ProjectSummaries, LengthsThatReachATableOfFixedRows) {
+  auto AST = parse(R"cpp(
+#include <algorithm>
+struct Config { int64_t vocab = 100; int64_t context = 64; };
+struct Gpt : torch::nn::Module {
+  explicit Gpt(const Config &config);
+  torch::Tensor forward(torch::Tensor idx);
+  torch::Tensor checked(torch::Tensor idx);
+  torch::Tensor capped(torch::Tensor idx);
+  torch::Tensor grows(torch::Tensor idx, torch::Tensor next);
+  torch::nn::Embedding pos{nullptr};
+  Config config_;
+};
+Gpt::Gpt(const Config &config) : config_(config) {
+  pos = register_module("pos", torch::nn::Embedding(config.context, 8));
+}
+torch::Tensor Gpt::forward(torch::Tensor idx) {
+  const int64_t T = idx.size(1);
+  return pos(torch::arange(T + 1));
+}
+torch::Tensor Gpt::checked(torch::Tensor idx) {
+  TORCH_CHECK(idx.size(1) <= config_.context);
+  return pos(torch::arange(idx.size(1)));
+}
+torch::Tensor Gpt::capped(torch::Tensor idx) {
+  return pos(torch::arange(std::min(idx.size(1), config_.context)));
+}
+torch::Tensor Gpt::grows(torch::Tensor idx, torch::Tensor next) {
+  idx = torch::cat({idx, next}, 1);
+  return pos(torch::arange(idx.size(1)));
+}
+struct Lm : torch::nn::Module {
+  Lm(int64_t vocab, int64_t block);
+  torch::Tensor forward(torch::Tensor x, torch::Tensor idx);
+  torch::nn::Embedding pos{nullptr};
+  int64_t block_;
+};
+Lm::Lm(int64_t vocab, int64_t block) : block_(block - 1) {
+  pos = register_module("pos", torch::nn::Embedding(block_, 8));
+}
+torch::Tensor Lm::forward(torch::Tensor x, torch::Tensor idx) {
+  return x + pos(torch::arange(idx.size(0)));
+}
+torch::Tensor fixed(torch::nn::Embedding &unknown, torch::Tensor idx) {
+  auto table = torch::randn({32, 8});
+  return table.index_select(0, torch::arange(idx.size(1)));
+}
+)cpp");
+  const TranslationUnitSummary S = summarizeAlone(*AST);
+  // A member of a config struct the constructor keeps: the constructor's
+  // parameter and the field, for a caller that constructs the object.
+  const FunctionSummary *Forward = find(S, "Gpt::forward");
+  ASSERT_TRUE(Forward);
+  ASSERT_EQ(Forward->LengthParams.size(), 1U);
+  const FunctionSummary::LengthParam &G = Forward->LengthParams[0];
+  EXPECT_EQ(G.Param, 0U);
+  EXPECT_EQ(G.Dim, 1);
+  EXPECT_EQ(G.Offset, 1);
+  EXPECT_EQ(G.Sink.What, "Embedding 'pos'");
+  EXPECT_EQ(G.Index, "torch::arange(T + 1)");
+  EXPECT_EQ(G.Rows.Text, "config_.context");
+  EXPECT_FALSE(G.Rows.Constant);
+  ASSERT_EQ(G.Rows.Members.size(), 2U);
+  EXPECT_EQ(G.Rows.Members[0], "c:@S@Gpt@FI@config_");
+  EXPECT_EQ(G.Rows.Members[1], "c:@S@Config@FI@context");
+  ASSERT_EQ(G.Rows.Constructors.size(), 1U);
+  EXPECT_EQ(G.Rows.Constructors[0].Param, 0U);
+  EXPECT_EQ(G.Rows.Constructors[0].Field, "c:@S@Config@FI@context");
+  EXPECT_TRUE(hasFact(*Forward, SummaryFact::LengthParams));
+  // A member set from a parameter minus one: the member is the argument
+  // + (-1).
+  const FunctionSummary *Lm = find(S, "Lm::forward");
+  ASSERT_TRUE(Lm);
+  ASSERT_EQ(Lm->LengthParams.size(), 1U);
+  EXPECT_EQ(Lm->LengthParams[0].Param, 1U);
+  EXPECT_EQ(Lm->LengthParams[0].Dim, 0);
+  EXPECT_EQ(Lm->LengthParams[0].Rows.Members.size(), 1U);
+  ASSERT_EQ(Lm->LengthParams[0].Rows.Constructors.size(), 1U);
+  EXPECT_EQ(Lm->LengthParams[0].Rows.Constructors[0].Param, 1U);
+  EXPECT_EQ(Lm->LengthParams[0].Rows.Constructors[0].Offset, -1);
+  // A constant.
+  const FunctionSummary *Fixed = find(S, "fixed");
+  ASSERT_TRUE(Fixed);
+  ASSERT_EQ(Fixed->LengthParams.size(), 1U);
+  EXPECT_EQ(Fixed->LengthParams[0].Param, 1U);
+  EXPECT_EQ(Fixed->LengthParams[0].Rows.Constant, std::optional<int64_t>(32));
+  // Related here, capped, or a length the function makes its own: nothing.
+  for (const char *Quiet : {"Gpt::checked", "Gpt::capped", "Gpt::grows"}) {
+    const FunctionSummary *F = find(S, Quiet);
+    EXPECT_TRUE(!F || F->LengthParams.empty()) << Quiet;
+  }
+  EXPECT_EQ(factName(SummaryFact::LengthParams), "lengthParams");
+  ProjectSummaries::instance().clear();
+}
+
 TEST(ProjectSummaries, DevicesThatAreCudaOnSomePath) {
   auto AST = parse(R"cpp(
 torch::Device choose() {
@@ -389,6 +484,27 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
       FunctionSummary::Fact{"'zeros' creates a tensor on a CUDA device",
                             {"/p/job.cpp", 9, 12},
                             {{"Job::run", "Job::fill", {"/p/job.cpp", 6, 3}}}}};
+  {
+    FunctionSummary::LengthParam L;
+    L.Param = 0;
+    L.Dim = 1;
+    L.Offset = 1;
+    L.Sink =
+        FunctionSummary::Fact{"Embedding 'pos'", {"/p/gpt.cpp", 9, 10}, {}};
+    L.Index = "torch::arange(T + 1)";
+    L.Made = {"/p/gpt.cpp", 9, 14};
+    L.Rows.Text = "config_.context";
+    L.Rows.At = {"/p/gpt.cpp", 4, 53};
+    L.Rows.Members = {"c:@S@Gpt@FI@config_", "c:@S@Config@FI@context"};
+    L.Rows.Offset = -1;
+    L.Rows.Constructors = {
+        {"c:@S@Gpt@F@Gpt#&1$@S@Config#", 0, "c:@S@Config@FI@context", 2}};
+    S.Functions.front().LengthParams.push_back(L);
+    L.Rows = SummaryRows{};
+    L.Rows.Text = "32";
+    L.Rows.Constant = 32;
+    S.Functions.front().LengthParams.push_back(L);
+  }
   std::string Text;
   llvm::raw_string_ostream(Text) << llvm::json::Value(toJSON(S));
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
@@ -416,6 +532,33 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
             "c:@S@Job@FI@device_");
   ASSERT_TRUE(Back.Functions.front().MemberDeviceWork);
   EXPECT_EQ(Back.Functions.front().MemberDeviceWork->Work.Via.size(), 1U);
+  ASSERT_EQ(Back.Functions.front().LengthParams.size(), 2U);
+  {
+    const FunctionSummary::LengthParam &L =
+        Back.Functions.front().LengthParams[0];
+    EXPECT_EQ(L.Dim, 1);
+    EXPECT_EQ(L.Offset, 1);
+    EXPECT_EQ(L.Index, "torch::arange(T + 1)");
+    EXPECT_EQ(L.Made.Column, 14U);
+    EXPECT_FALSE(L.Rows.Constant);
+    EXPECT_EQ(L.Rows.Members.size(), 2U);
+    EXPECT_EQ(L.Rows.Offset, -1);
+    ASSERT_EQ(L.Rows.Constructors.size(), 1U);
+    EXPECT_EQ(L.Rows.Constructors[0].Field, "c:@S@Config@FI@context");
+    EXPECT_EQ(L.Rows.Constructors[0].Offset, 2);
+    EXPECT_EQ(Back.Functions.front().LengthParams[1].Rows.Constant,
+              std::optional<int64_t>(32));
+    EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::LengthParams));
+  }
+  // A length parameter without its rows is refused.
+  {
+    llvm::json::Value Bad = toJSON(Back);
+    auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
+    (*Fn->getArray("lengthParams"))[0].getAsObject()->erase("rows");
+    TranslationUnitSummary Refused;
+    llvm::json::Path::Root BadRoot;
+    EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));
+  }
   // A kept device without its member is refused.
   {
     llvm::json::Value Bad = toJSON(Back);

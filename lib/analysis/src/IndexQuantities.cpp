@@ -29,6 +29,24 @@ Quantity IndexRangeAnalysis::Impl::named(const ValueDecl *Base,
   return Q;
 }
 
+Quantity IndexRangeAnalysis::Impl::fieldOf(const FunctionDecl *FD,
+                                           const ValueDecl *Base,
+                                           const FieldDecl *Field,
+                                           const Expr *At) {
+  // `cfg.n` with cfg a local copy of (or a reference to) a parameter or a
+  // member: the field of that.
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(Base);
+      VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+    if (const Expr *Def = singleDefinition(FD, VD))
+      if (auto Src = namedValue(Def)) {
+        if (!Src->second)
+          return named(Src->first, Field, At);
+        if (!Src->first)
+          return named(Src->second, Field, At);
+      }
+  return named(Base, Field, At);
+}
+
 Quantity IndexRangeAnalysis::Impl::runtime(const ValueDecl *Base,
                                            const FieldDecl *Field, int64_t Dim,
                                            bool Container, const Expr *At) {
@@ -142,18 +160,7 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
         }
       return named(Base, nullptr, Written);
     }
-    // `cfg.n` with cfg a local copy of (or a reference to) a parameter
-    // or a member: the field of that.
-    if (const auto *VD = dyn_cast_or_null<VarDecl>(Base);
-        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
-      if (const Expr *Def = singleDefinition(FD, VD))
-        if (auto Src = namedValue(Def)) {
-          if (!Src->second)
-            return named(Src->first, Field, Written);
-          if (!Src->first)
-            return named(Src->second, Field, Written);
-        }
-    return named(Base, Field, Written);
+    return fieldOf(FD, Base, Field, Written);
   }
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)

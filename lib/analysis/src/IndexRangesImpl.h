@@ -11,6 +11,9 @@
 //                         from outside (datasets, parameters);
 //   IndexParams.cpp       parameters that reach an index unchecked, and
 //                         the values of containers of ids;
+//   IndexLengths.cpp      parameters whose length indexes a table of fixed
+//                         rows, and a caller's growing tensor (a project's
+//                         summaries: kind 2 across files);
 //   IndexRanges.cpp       the lattice, the helpers below, the public class.
 // Private to lib/analysis.
 //
@@ -89,6 +92,9 @@ struct IndexRangeAnalysis::Impl {
   /// Calls of functions of other files ask the project's summaries.
   bool FollowSummaries;
   unsigned Depth = 0;
+  /// lengthBoundAtCall without the rows: the relations take any bound of
+  /// the length for one by the rows (any comparison, any crop).
+  bool AnyRows = false;
 
   /// Per class: constructor parameters (and fields of them) as the members
   /// they initialise. The key's field is null for the parameter itself;
@@ -132,6 +138,12 @@ struct IndexRangeAnalysis::Impl {
 
   Quantity runtime(const clang::ValueDecl *Base, const clang::FieldDecl *Field,
                    int64_t Dim, bool Container, const clang::Expr *At);
+
+  /// Field \p Field of the named value \p Base (a variable, or a member of
+  /// `this`) in \p FD: of what a local copy of a parameter or a member was
+  /// made from, when it is one.
+  Quantity fieldOf(const clang::FunctionDecl *FD, const clang::ValueDecl *Base,
+                   const clang::FieldDecl *Field, const clang::Expr *At);
 
   /// The single value of local \p VD, if it is given once (its
   /// initialiser) and never written again.
@@ -252,6 +264,23 @@ struct IndexRangeAnalysis::Impl {
       Indexed;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 4> IndexedInProgress;
   llvm::ArrayRef<IndexedParam> indexedParams(const clang::FunctionDecl *FD);
+  /// IndexRangeAnalysis::lengthParams, memoised (IndexLengths.cpp).
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<LengthParam>> Lengths;
+  llvm::ArrayRef<LengthParam> lengthParams(const clang::FunctionDecl *FD);
+  /// A loop around \p Use in \p FD whose condition bounds \p Len by \p Rows
+  /// on entry to its body (`while (x.size(1) < n)`), with no definition of
+  /// \p Var in the body before \p Use.
+  bool loopBounds(const clang::FunctionDecl *FD, const Quantity &Len,
+                  const Quantity &Rows, const clang::Stmt *Use,
+                  const clang::ValueDecl *Var);
+  /// \p Def reaches \p Use only through \p Point: the innermost loop
+  /// around \p Use that holds \p Def holds \p Point too, and \p Def comes
+  /// after \p Use in it (`x = torch::cat({x, y}, 1)` at the end of the body
+  /// reaches the top of the next iteration), \p Point dominating \p Use.
+  /// Any path from \p Def to \p Use goes around the loop, through its
+  /// head, and from the head every path to \p Use passes \p Point.
+  bool laterInLoop(const clang::FunctionDecl *FD, const clang::Expr *Def,
+                   const clang::Stmt *Use, const clang::Stmt *Point);
   /// A std container of integers (not bools), or of containers of them:
   /// what parsed ids fill.
   static bool isIntegerContainer(clang::QualType T);
@@ -356,8 +385,8 @@ struct IndexRangeAnalysis::Impl {
   /// \p Len is at most \p Rows when \p Q (a quantity written in the code)
   /// is at most \p Bound: Q has Len's base, Bound has Rows' base (or both
   /// Bound and Rows are constants), and the offsets agree.
-  static bool boundedBy(const Quantity &Q, const Quantity &Bound, int64_t Slack,
-                        const Quantity &Len, const Quantity &Rows);
+  bool boundedBy(const Quantity &Q, const Quantity &Bound, int64_t Slack,
+                 const Quantity &Len, const Quantity &Rows) const;
 
   /// Fact \p F implies \p Len <= \p Rows.
   bool implies(const clang::FunctionDecl *FD, const Fact &F,
@@ -383,7 +412,7 @@ struct IndexRangeAnalysis::Impl {
   static bool isNone(const clang::Expr *E);
 
   /// \p Kept is at most \p Rows, itself or through a std::min cap.
-  static bool atMostRows(const Quantity &Kept, const Quantity &Rows);
+  bool atMostRows(const Quantity &Kept, const Quantity &Rows) const;
 
   /// \p Def, a definition of the tensor whose size \p Len is, keeps that
   /// size within \p Rows: a crop to at most the rows, or `c ? crop : x`

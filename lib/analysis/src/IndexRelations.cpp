@@ -119,8 +119,13 @@ void IndexRangeAnalysis::Impl::factsOf(const Expr *Cond, bool Holds,
 bool IndexRangeAnalysis::Impl::boundedBy(const Quantity &Q,
                                          const Quantity &Bound, int64_t Slack,
                                          const Quantity &Len,
-                                         const Quantity &Rows) {
-  if (!Q.known() || !Bound.known() || !Q.sameBase(Len) || !Bound.sameBase(Rows))
+                                         const Quantity &Rows) const {
+  if (!Q.known() || !Bound.known() || !Q.sameBase(Len))
+    return false;
+  // Without the rows, a bound of the length by anything.
+  if (AnyRows)
+    return true;
+  if (!Bound.sameBase(Rows))
     return false;
   // Q.base + q <= Bound.base + b + Slack, so Len.base + l <= Rows.base +
   // (b + Slack - q + l): within the rows when that is at most r.
@@ -263,7 +268,9 @@ bool IndexRangeAnalysis::Impl::isNone(const Expr *E) {
 }
 
 bool IndexRangeAnalysis::Impl::atMostRows(const Quantity &Kept,
-                                          const Quantity &Rows) {
+                                          const Quantity &Rows) const {
+  if (AnyRows)
+    return Kept.known() || !Kept.CappedBy.empty();
   if (Kept.known() && Kept.sameBase(Rows) && Kept.Offset <= Rows.Offset)
     return true;
   for (const Quantity &C : Kept.CappedBy)
@@ -278,8 +285,9 @@ bool IndexRangeAnalysis::Impl::definitionWithinRows(const FunctionDecl *FD,
                                                     const Quantity &Rows) {
   auto Crop = [&](const Expr *E) {
     const auto *Call = dyn_cast<CallExpr>(unwrap(E));
+    // Without the rows, any crop: what it keeps cannot be compared.
     return Call && isCropCall(Call) &&
-           atMostRows(keptByCrop(FD, Call, Len.Dim), Rows);
+           (AnyRows || atMostRows(keptByCrop(FD, Call, Len.Dim), Rows));
   };
   if (Crop(Def))
     return true;
@@ -344,7 +352,8 @@ bool IndexRangeAnalysis::Impl::croppedBeforeUse(
   for (const Expr *Crop : Defs)
     if (F.dominates(Crop, Use) && definitionWithinRows(FD, Crop, Len, Rows) &&
         llvm::all_of(Defs, [&](const Expr *D) {
-          return D == Crop || F.dominates(D, Crop);
+          return D == Crop || F.dominates(D, Crop) ||
+                 laterInLoop(FD, D, Use, Crop);
         }))
       return true;
   auto AssignsFrom = [](const Stmt *C, const Expr *Def) {
@@ -382,7 +391,8 @@ bool IndexRangeAnalysis::Impl::croppedBeforeUse(
         if (!definitionWithinRows(FD, Def, Len, Rows))
           return;
         EndsInCrop |= Last && AssignsFrom(Last, Def);
-      } else if (!F.dominates(Def, If->getCond())) {
+      } else if (!F.dominates(Def, If->getCond()) &&
+                 !laterInLoop(FD, Def, Use, If)) {
         return;
       }
     }

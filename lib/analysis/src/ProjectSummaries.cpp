@@ -29,214 +29,6 @@ using namespace clang;
 namespace torchtidy {
 
 //===----------------------------------------------------------------------===//
-// The format
-//===----------------------------------------------------------------------===//
-
-llvm::json::Value toJSON(const SourcePlace &P) {
-  return llvm::json::Object{
-      {"file", P.File}, {"line", P.Line}, {"column", P.Column}};
-}
-
-llvm::json::Value toJSON(const SummaryStep &S) {
-  return llvm::json::Object{
-      {"caller", S.Caller}, {"callee", S.Callee}, {"at", toJSON(S.At)}};
-}
-
-template <typename T> static llvm::json::Array arrayOf(const T &Items) {
-  llvm::json::Array A;
-  for (const auto &I : Items)
-    A.push_back(toJSON(I));
-  return A;
-}
-
-llvm::json::Value toJSON(const FunctionSummary &F) {
-  llvm::json::Object O{
-      {"usr", F.USR}, {"name", F.Name}, {"defined", toJSON(F.Defined)}};
-  auto Fact = [](const FunctionSummary::Fact &W) {
-    return llvm::json::Object{
-        {"what", W.What}, {"at", toJSON(W.At)}, {"via", arrayOf(W.Via)}};
-  };
-  if (F.CudaWork)
-    O["cudaWork"] = Fact(*F.CudaWork);
-  if (F.DefiniteCudaWork)
-    O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
-  if (F.OutsideValues)
-    O["outsideValues"] = Fact(*F.OutsideValues);
-  if (F.CudaDevice)
-    O["cudaDevice"] = Fact(*F.CudaDevice);
-  // A list of facts about parameters: each fact with its "param".
-  auto ParamFacts = [&](llvm::StringRef Key, const auto &List,
-                        auto FactOfItem) {
-    if (List.empty())
-      return;
-    llvm::json::Array Items;
-    for (const auto &Item : List) {
-      llvm::json::Object P = Fact(FactOfItem(Item));
-      P["param"] = Item.Param;
-      Items.push_back(std::move(P));
-    }
-    O[Key] = std::move(Items);
-  };
-  ParamFacts("launchedParams", F.LaunchedParams,
-             [](const FunctionSummary::LaunchedParam &L)
-                 -> const FunctionSummary::Fact & { return L.Launch; });
-  ParamFacts("indexedParams", F.IndexedParams,
-             [](const FunctionSummary::IndexedParam &I)
-                 -> const FunctionSummary::Fact & { return I.Sink; });
-  if (!F.KeptDevices.empty()) {
-    llvm::json::Array Items;
-    for (const FunctionSummary::KeptDevice &K : F.KeptDevices) {
-      llvm::json::Object P = Fact(K.Kept);
-      P["param"] = K.Param;
-      P["member"] = K.Member;
-      Items.push_back(std::move(P));
-    }
-    O["keptDevices"] = std::move(Items);
-  }
-  if (F.MemberDeviceWork) {
-    llvm::json::Object W = Fact(F.MemberDeviceWork->Work);
-    W["member"] = F.MemberDeviceWork->Member;
-    O["memberDeviceWork"] = std::move(W);
-  }
-  llvm::json::Array Calls;
-  for (const FunctionSummary::ExternalCall &C : F.Calls)
-    Calls.push_back(llvm::json::Object{{"usr", C.USR},
-                                       {"name", C.Name},
-                                       {"at", toJSON(C.At)},
-                                       {"via", arrayOf(C.Via)}});
-  if (!Calls.empty())
-    O["calls"] = std::move(Calls);
-  return O;
-}
-
-llvm::json::Value toJSON(const TranslationUnitSummary &S) {
-  llvm::json::Array Asked;
-  for (const std::string &U : S.Asked)
-    Asked.push_back(U);
-  return llvm::json::Object{{"version", SummaryFormatVersion},
-                            {"file", S.File},
-                            {"functions", arrayOf(S.Functions)},
-                            {"asked", std::move(Asked)}};
-}
-
-llvm::json::Value toJSON(const LinkedSummaries &S) {
-  return llvm::json::Object{{"version", SummaryFormatVersion},
-                            {"linked", arrayOf(S.Functions)}};
-}
-
-bool fromJSON(const llvm::json::Value &V, SourcePlace &P,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  int64_t Line = 0, Column = 0;
-  if (!M || !M.map("file", P.File) || !M.map("line", Line) ||
-      !M.map("column", Column))
-    return false;
-  if (Line < 0 || Column < 0 || Line > UINT32_MAX || Column > UINT32_MAX) {
-    Path.report("a line or column out of range");
-    return false;
-  }
-  P.Line = static_cast<unsigned>(Line);
-  P.Column = static_cast<unsigned>(Column);
-  return true;
-}
-
-bool fromJSON(const llvm::json::Value &V, SummaryStep &S,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && M.map("caller", S.Caller) && M.map("callee", S.Callee) &&
-         M.map("at", S.At);
-}
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::Fact &F,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && M.map("what", F.What) && M.map("at", F.At) && M.map("via", F.Via);
-}
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && M.map("usr", C.USR) && M.map("name", C.Name) &&
-         M.map("at", C.At) && M.map("via", C.Via);
-}
-
-/// A fact about one parameter: its index and the fact.
-static bool paramFact(const llvm::json::Value &V, unsigned &Param,
-                      FunctionSummary::Fact &F, llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  int64_t Index = -1;
-  if (!M || !M.map("param", Index) || !fromJSON(V, F, Path))
-    return false;
-  if (Index < 0 || Index > UINT16_MAX) {
-    Path.field("param").report("a parameter index out of range");
-    return false;
-  }
-  Param = static_cast<unsigned>(Index);
-  return true;
-}
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
-              llvm::json::Path Path) {
-  return paramFact(V, L.Param, L.Launch, Path);
-}
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
-              llvm::json::Path Path) {
-  return paramFact(V, P.Param, P.Sink, Path);
-}
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::KeptDevice &K,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return paramFact(V, K.Param, K.Kept, Path) && M.map("member", K.Member);
-}
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && fromJSON(V, W.Work, Path) && M.map("member", W.Member);
-}
-
-namespace {
-/// Whether \p V is an object of this format's version.
-bool ofThisVersion(const llvm::json::Value &V, llvm::json::Path Path) {
-  const llvm::json::Object *O = V.getAsObject();
-  std::optional<int64_t> Version = O ? O->getInteger("version") : std::nullopt;
-  if (Version && *Version == SummaryFormatVersion)
-    return true;
-  Path.report("not a summary of this format's version");
-  return false;
-}
-} // namespace
-
-bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && M.map("usr", F.USR) && M.map("name", F.Name) &&
-         M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
-         M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
-         M.mapOptional("outsideValues", F.OutsideValues) &&
-         M.mapOptional("cudaDevice", F.CudaDevice) &&
-         M.mapOptional("launchedParams", F.LaunchedParams) &&
-         M.mapOptional("indexedParams", F.IndexedParams) &&
-         M.mapOptional("keptDevices", F.KeptDevices) &&
-         M.mapOptional("memberDeviceWork", F.MemberDeviceWork) &&
-         M.mapOptional("calls", F.Calls);
-}
-
-bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && ofThisVersion(V, Path) && M.map("file", S.File) &&
-         M.map("functions", S.Functions) && M.map("asked", S.Asked);
-}
-
-bool fromJSON(const llvm::json::Value &V, LinkedSummaries &S,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && ofThisVersion(V, Path) && M.map("linked", S.Functions);
-}
-
-//===----------------------------------------------------------------------===//
 // One translation unit
 //===----------------------------------------------------------------------===//
 
@@ -462,6 +254,21 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
                                           Where.of(compat::beginLoc(I.Sink)),
                                           stepsOf(FD, Chain, Where)}});
     }
+    for (const LengthParam &L : Ranges.lengthParams(FD)) {
+      SummaryRows Rows = Ranges.summaryRows(FD, L.Table);
+      Rows.Text = describeQuantity(L.Table.Rows, Ctx);
+      const Expr *RowsAt =
+          L.Table.Rows.Origin ? L.Table.Rows.Origin : L.Table.MadeAt;
+      if (RowsAt)
+        Rows.At = Where.of(RowsAt->getBeginLoc());
+      F.LengthParams.push_back(
+          {L.Param, L.Dim, L.Offset,
+           FunctionSummary::Fact{describeSink(L.Site, Ctx),
+                                 Where.of(compat::beginLoc(L.Sink)),
+                                 {}},
+           sourceText(L.Site.Index, Ctx), Where.of(L.Made->getBeginLoc()),
+           std::move(Rows)});
+    }
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();
       std::string USR = usrOf(Last.Callee);
@@ -575,6 +382,8 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "keptDevices";
   case SummaryFact::MemberDeviceWork:
     return "memberDeviceWork";
+  case SummaryFact::LengthParams:
+    return "lengthParams";
   }
   return "";
 }
@@ -600,6 +409,7 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
   case SummaryFact::LaunchedParams:
   case SummaryFact::IndexedParams:
   case SummaryFact::KeptDevices:
+  case SummaryFact::LengthParams:
     break;
   }
   return Held && *Held ? &**Held : nullptr;
@@ -612,6 +422,8 @@ bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
     return !F.IndexedParams.empty();
   if (Fact == SummaryFact::KeptDevices)
     return !F.KeptDevices.empty();
+  if (Fact == SummaryFact::LengthParams)
+    return !F.LengthParams.empty();
   return factOf(F, Fact) != nullptr;
 }
 
@@ -646,22 +458,6 @@ summariesFor(const TranslationUnitSummary &Unit,
 // The file a project run leaves for runs of one file
 //===----------------------------------------------------------------------===//
 
-llvm::json::Value toJSON(const ProjectSummariesFile &F) {
-  llvm::json::Object Hashes;
-  for (const auto &[Path, Hash] : F.FileHashes)
-    Hashes[Path] = Hash;
-  return llvm::json::Object{{"version", SummaryFormatVersion},
-                            {"linked", arrayOf(F.Linked.Functions)},
-                            {"files", std::move(Hashes)}};
-}
-
-bool fromJSON(const llvm::json::Value &V, ProjectSummariesFile &F,
-              llvm::json::Path Path) {
-  llvm::json::ObjectMapper M(V, Path);
-  return M && ofThisVersion(V, Path) && M.map("linked", F.Linked.Functions) &&
-         M.map("files", F.FileHashes);
-}
-
 std::string contentHashOf(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
@@ -692,6 +488,11 @@ static std::set<std::string> filesOf(const FunctionSummary &F) {
   }
   for (const FunctionSummary::KeptDevice &K : F.KeptDevices)
     Out.insert(K.Kept.At.File);
+  for (const FunctionSummary::LengthParam &L : F.LengthParams) {
+    Out.insert(L.Sink.At.File);
+    Out.insert(L.Made.File);
+    Out.insert(L.Rows.At.File);
+  }
   Out.erase("");
   return Out;
 }

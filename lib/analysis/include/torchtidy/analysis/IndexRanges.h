@@ -61,6 +61,7 @@
 namespace torchtidy {
 
 struct FunctionSummary; // ProjectSummaries.h
+struct SummaryRows;     // ProjectSummaries.h
 
 /// A symbolic integer: Base + Offset.
 struct Quantity {
@@ -228,6 +229,32 @@ struct IndexedParam {
   llvm::SmallVector<const clang::CallExpr *, 2> Via;
 };
 
+/// A tensor parameter of a function whose size along Dim (plus Offset) is
+/// where an index made from it ends (`torch::arange(x.size(1))`), into a
+/// table of fixed rows (a constant, or members of the object) that nothing
+/// in the function relates the length to; an index that a bounds check
+/// guards, a length the function changes (`cat`) or caps, are not listed.
+/// A caller that passes a tensor whose length grows without bound is then
+/// the evidence (kind 2, the position-embedding overflow).
+struct LengthParam {
+  unsigned Param = 0;
+  int64_t Dim = 0;
+  int64_t Offset = 0;
+  const clang::CallExpr *Sink = nullptr;
+  IndexOpSite Site;
+  /// The call that makes the index from the length (arange, randint...).
+  const clang::Expr *Made = nullptr;
+  TableSize Table;
+};
+
+/// A tensor whose length grows in a loop: `idx = torch::cat({idx, next},
+/// 1)` inside a loop, the variable and the dim it grows along.
+struct GrowingLength {
+  const clang::CallExpr *Cat = nullptr;
+  const clang::ValueDecl *Var = nullptr;
+  int64_t Dim = 0;
+};
+
 /// The evidence analysis of one translation unit: it owns the guard
 /// analysis it builds on and memoises per-function facts.
 class IndexRangeAnalysis {
@@ -277,6 +304,45 @@ public:
   std::optional<OutsideValues> outsideArgument(const clang::FunctionDecl *FD,
                                                const clang::CallExpr *Call,
                                                const clang::Expr *Arg);
+
+  /// The parameters of \p FD (a definition) whose length is the end of an
+  /// index into a table of fixed rows with nothing in \p FD relating the
+  /// two (LengthParam), in its own body; memoised.
+  llvm::ArrayRef<LengthParam> lengthParams(const clang::FunctionDecl *FD);
+
+  /// \p Table's rows, read by \p FD, as a caller in another file can name
+  /// them (ProjectSummaries.h's SummaryRows, without its text and place):
+  /// a constant; members of FD's object, with the constructor parameters
+  /// that set them; a constructor parameter itself.
+  SummaryRows summaryRows(const clang::FunctionDecl *FD,
+                          const TableSize &Table);
+
+  /// The rows as a project summary gives them (ProjectSummaries.h), in the
+  /// terms of \p FD at \p Call, a call of the function the summary is of:
+  /// a constant; the members, when \p Call is on `this` in a method of
+  /// their class; the argument of the constructor parameter that sets
+  /// them, when the object \p Call is on is a local that \p FD constructs
+  /// (`Gpt model(cfg)`, `auto m = std::make_shared<GptImpl>(cfg)`).
+  /// Nothing when \p FD cannot name them.
+  std::optional<Quantity> rowsAtCall(const clang::FunctionDecl *FD,
+                                     const clang::CallExpr *Call,
+                                     const SummaryRows &Rows);
+
+  /// \p Arg of \p Call in \p FD is a variable whose length grows in a loop
+  /// of \p FD: a definition of it, in a loop, concatenates it with more
+  /// (`idx = torch::cat({idx, next}, 1)`).
+  std::optional<GrowingLength> growingArgument(const clang::FunctionDecl *FD,
+                                               const clang::Expr *Arg);
+
+  /// \p FD bounds the length \p G of the argument at \p Call, plus
+  /// \p Offset, by \p Rows (relatesInFunction: a comparison, a cap, a crop
+  /// to the rows before the call). Without \p Rows (\p FD cannot name
+  /// them), a bound of the length by anything (a comparison with any
+  /// quantity, a crop, a loop condition that compares it) is no evidence
+  /// either way, and counts.
+  bool lengthBoundAtCall(const clang::FunctionDecl *FD,
+                         const clang::CallExpr *Call, const GrowingLength &G,
+                         int64_t Offset, const std::optional<Quantity> &Rows);
 
   struct Impl;
 

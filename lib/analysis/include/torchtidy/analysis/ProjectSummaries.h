@@ -9,7 +9,7 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold eight facts: the CUDA work a function does
+// Summaries of this version hold nine facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
@@ -22,8 +22,9 @@
 // constructor, the device members it keeps from its parameters, and for a
 // method, the CUDA work it does on a device member of its object when that
 // member holds a CUDA device (CudaWork.h's keptDevices and
-// CudaErrorRecovery.h's memberWork), these six from its own translation
-// unit only.
+// CudaErrorRecovery.h's memberWork), and the parameters whose length is
+// the length of an index into a table of fixed rows (IndexRanges.h's
+// lengthParams), these seven from its own translation unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +48,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 5;
+constexpr unsigned SummaryFormatVersion = 6;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -67,6 +68,30 @@ struct SummaryStep {
   bool operator==(const SummaryStep &O) const {
     return Caller == O.Caller && Callee == O.Callee && At == O.At;
   }
+};
+
+/// The rows of a table as a caller in another file can name them
+/// (libtorch-unchecked-index's run-time length across files): a constant,
+/// or members of the object whose method reads the table (the member's USR,
+/// then a field of it), with the constructor parameters they are set from.
+struct SummaryRows {
+  std::string Text; ///< as the function names them: "config_.context"
+  SourcePlace At;   ///< where they are set
+  std::optional<int64_t> Constant;
+  /// [member] or [member, field of it], USRs; the rows are their value
+  /// plus Offset.
+  std::vector<std::string> Members;
+  int64_t Offset = 0;
+  /// A constructor parameter the first member is set from (`block_(block)`,
+  /// `config_(config)`): an object's construction gives the rows as that
+  /// argument (its field Field, a USR, when set) plus Offset.
+  struct FromConstructor {
+    std::string Ctor;
+    unsigned Param = 0;
+    std::string Field;
+    int64_t Offset = 0;
+  };
+  std::vector<FromConstructor> Constructors;
 };
 
 /// What one function with external linkage does, as the translation unit
@@ -143,12 +168,29 @@ struct FunctionSummary {
     Fact Work;
   };
   std::optional<MemberWork> MemberDeviceWork;
+  /// A tensor parameter whose size along Dim, plus Offset, is where an
+  /// index made from it (`torch::arange(x.size(1))`) ends, into a table of
+  /// fixed rows that nothing in the function relates the length to
+  /// (IndexRanges.h's lengthParams): a caller that passes a tensor whose
+  /// length grows without bound is evidence of kind 2. The table
+  /// ("Embedding 'pos'") and the op, the index as written and where it is
+  /// made, and the rows.
+  struct LengthParam {
+    unsigned Param = 0;
+    int64_t Dim = 0;
+    int64_t Offset = 0;
+    Fact Sink;
+    std::string Index;
+    SourcePlace Made;
+    SummaryRows Rows;
+  };
+  std::vector<LengthParam> LengthParams;
 
   /// Whether the summary has a fact a check can use.
   bool saysSomething() const {
     return CudaWork || DefiniteCudaWork || OutsideValues ||
            !LaunchedParams.empty() || !IndexedParams.empty() || CudaDevice ||
-           !KeptDevices.empty() || MemberDeviceWork;
+           !KeptDevices.empty() || MemberDeviceWork || !LengthParams.empty();
   }
 
   /// A call to a function that its translation unit declares but does not
@@ -171,22 +213,25 @@ enum class SummaryFact {
   IndexedParams,
   CudaDevice,
   KeptDevices,
-  MemberDeviceWork
+  MemberDeviceWork,
+  LengthParams
 };
 /// Every fact, for loops over them.
 inline constexpr SummaryFact AllSummaryFacts[] = {
     SummaryFact::CudaWork,      SummaryFact::DefiniteCudaWork,
     SummaryFact::OutsideValues, SummaryFact::LaunchedParams,
     SummaryFact::IndexedParams, SummaryFact::CudaDevice,
-    SummaryFact::KeptDevices,   SummaryFact::MemberDeviceWork};
+    SummaryFact::KeptDevices,   SummaryFact::MemberDeviceWork,
+    SummaryFact::LengthParams};
 /// The fact's name in the format ("cudaWork", "definiteCudaWork",
 /// "outsideValues", "launchedParams", "indexedParams", "cudaDevice",
-/// "keptDevices", "memberDeviceWork").
+/// "keptDevices", "memberDeviceWork", "lengthParams").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
 /// \p F's \p Fact, null when it holds none or the fact is a list
-/// (LaunchedParams, IndexedParams, KeptDevices); MemberDeviceWork's work.
+/// (LaunchedParams, IndexedParams, KeptDevices, LengthParams);
+/// MemberDeviceWork's work.
 const FunctionSummary::Fact *factOf(const FunctionSummary &F, SummaryFact Fact);
 
 /// What one translation unit says.
@@ -207,6 +252,7 @@ struct LinkedSummaries {
 
 llvm::json::Value toJSON(const SourcePlace &P);
 llvm::json::Value toJSON(const SummaryStep &S);
+llvm::json::Value toJSON(const SummaryRows &R);
 llvm::json::Value toJSON(const FunctionSummary &F);
 llvm::json::Value toJSON(const TranslationUnitSummary &S);
 llvm::json::Value toJSON(const LinkedSummaries &S);
@@ -223,6 +269,11 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::KeptDevice &K,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, SummaryRows::FromConstructor &C,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, SummaryRows &R, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LengthParam &L,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,

@@ -1,0 +1,303 @@
+//===--- ProjectSummariesFormat.cpp - the summaries' JSON format ----------===//
+//
+// The versioned JSON of ProjectSummaries.h: a translation unit's summary,
+// the linked summaries a worker is given, their facts. Text of another
+// version is refused whole (docs/summaries.md, "The format").
+//
+//===----------------------------------------------------------------------===//
+
+#include "torchtidy/analysis/ProjectSummaries.h"
+
+namespace torchtidy {
+
+//===----------------------------------------------------------------------===//
+// The format
+//===----------------------------------------------------------------------===//
+
+llvm::json::Value toJSON(const SourcePlace &P) {
+  return llvm::json::Object{
+      {"file", P.File}, {"line", P.Line}, {"column", P.Column}};
+}
+
+llvm::json::Value toJSON(const SummaryStep &S) {
+  return llvm::json::Object{
+      {"caller", S.Caller}, {"callee", S.Callee}, {"at", toJSON(S.At)}};
+}
+
+template <typename T> static llvm::json::Array arrayOf(const T &Items) {
+  llvm::json::Array A;
+  for (const auto &I : Items)
+    A.push_back(toJSON(I));
+  return A;
+}
+
+llvm::json::Value toJSON(const SummaryRows &R) {
+  llvm::json::Object O{
+      {"text", R.Text}, {"at", toJSON(R.At)}, {"offset", R.Offset}};
+  if (R.Constant)
+    O["constant"] = *R.Constant;
+  if (!R.Members.empty())
+    O["members"] = llvm::json::Array(R.Members);
+  if (!R.Constructors.empty()) {
+    llvm::json::Array Ctors;
+    for (const SummaryRows::FromConstructor &C : R.Constructors)
+      Ctors.push_back(llvm::json::Object{{"ctor", C.Ctor},
+                                         {"param", C.Param},
+                                         {"field", C.Field},
+                                         {"offset", C.Offset}});
+    O["constructors"] = std::move(Ctors);
+  }
+  return O;
+}
+
+llvm::json::Value toJSON(const FunctionSummary &F) {
+  llvm::json::Object O{
+      {"usr", F.USR}, {"name", F.Name}, {"defined", toJSON(F.Defined)}};
+  auto Fact = [](const FunctionSummary::Fact &W) {
+    return llvm::json::Object{
+        {"what", W.What}, {"at", toJSON(W.At)}, {"via", arrayOf(W.Via)}};
+  };
+  if (F.CudaWork)
+    O["cudaWork"] = Fact(*F.CudaWork);
+  if (F.DefiniteCudaWork)
+    O["definiteCudaWork"] = Fact(*F.DefiniteCudaWork);
+  if (F.OutsideValues)
+    O["outsideValues"] = Fact(*F.OutsideValues);
+  if (F.CudaDevice)
+    O["cudaDevice"] = Fact(*F.CudaDevice);
+  // A list of facts about parameters: each fact with its "param".
+  auto ParamFacts = [&](llvm::StringRef Key, const auto &List,
+                        auto FactOfItem) {
+    if (List.empty())
+      return;
+    llvm::json::Array Items;
+    for (const auto &Item : List) {
+      llvm::json::Object P = Fact(FactOfItem(Item));
+      P["param"] = Item.Param;
+      Items.push_back(std::move(P));
+    }
+    O[Key] = std::move(Items);
+  };
+  ParamFacts("launchedParams", F.LaunchedParams,
+             [](const FunctionSummary::LaunchedParam &L)
+                 -> const FunctionSummary::Fact & { return L.Launch; });
+  ParamFacts("indexedParams", F.IndexedParams,
+             [](const FunctionSummary::IndexedParam &I)
+                 -> const FunctionSummary::Fact & { return I.Sink; });
+  if (!F.KeptDevices.empty()) {
+    llvm::json::Array Items;
+    for (const FunctionSummary::KeptDevice &K : F.KeptDevices) {
+      llvm::json::Object P = Fact(K.Kept);
+      P["param"] = K.Param;
+      P["member"] = K.Member;
+      Items.push_back(std::move(P));
+    }
+    O["keptDevices"] = std::move(Items);
+  }
+  if (F.MemberDeviceWork) {
+    llvm::json::Object W = Fact(F.MemberDeviceWork->Work);
+    W["member"] = F.MemberDeviceWork->Member;
+    O["memberDeviceWork"] = std::move(W);
+  }
+  if (!F.LengthParams.empty()) {
+    llvm::json::Array Items;
+    for (const FunctionSummary::LengthParam &L : F.LengthParams) {
+      llvm::json::Object P = Fact(L.Sink);
+      P["param"] = L.Param;
+      P["dim"] = L.Dim;
+      P["offset"] = L.Offset;
+      P["index"] = L.Index;
+      P["made"] = toJSON(L.Made);
+      P["rows"] = toJSON(L.Rows);
+      Items.push_back(std::move(P));
+    }
+    O["lengthParams"] = std::move(Items);
+  }
+  llvm::json::Array Calls;
+  for (const FunctionSummary::ExternalCall &C : F.Calls)
+    Calls.push_back(llvm::json::Object{{"usr", C.USR},
+                                       {"name", C.Name},
+                                       {"at", toJSON(C.At)},
+                                       {"via", arrayOf(C.Via)}});
+  if (!Calls.empty())
+    O["calls"] = std::move(Calls);
+  return O;
+}
+
+llvm::json::Value toJSON(const TranslationUnitSummary &S) {
+  llvm::json::Array Asked;
+  for (const std::string &U : S.Asked)
+    Asked.push_back(U);
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"file", S.File},
+                            {"functions", arrayOf(S.Functions)},
+                            {"asked", std::move(Asked)}};
+}
+
+llvm::json::Value toJSON(const LinkedSummaries &S) {
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"linked", arrayOf(S.Functions)}};
+}
+
+bool fromJSON(const llvm::json::Value &V, SourcePlace &P,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Line = 0, Column = 0;
+  if (!M || !M.map("file", P.File) || !M.map("line", Line) ||
+      !M.map("column", Column))
+    return false;
+  if (Line < 0 || Column < 0 || Line > UINT32_MAX || Column > UINT32_MAX) {
+    Path.report("a line or column out of range");
+    return false;
+  }
+  P.Line = static_cast<unsigned>(Line);
+  P.Column = static_cast<unsigned>(Column);
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &V, SummaryStep &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("caller", S.Caller) && M.map("callee", S.Callee) &&
+         M.map("at", S.At);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::Fact &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("what", F.What) && M.map("at", F.At) && M.map("via", F.Via);
+}
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("usr", C.USR) && M.map("name", C.Name) &&
+         M.map("at", C.At) && M.map("via", C.Via);
+}
+
+/// A fact about one parameter: its index and the fact.
+static bool paramFact(const llvm::json::Value &V, unsigned &Param,
+                      FunctionSummary::Fact &F, llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Index = -1;
+  if (!M || !M.map("param", Index) || !fromJSON(V, F, Path))
+    return false;
+  if (Index < 0 || Index > UINT16_MAX) {
+    Path.field("param").report("a parameter index out of range");
+    return false;
+  }
+  Param = static_cast<unsigned>(Index);
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
+              llvm::json::Path Path) {
+  return paramFact(V, L.Param, L.Launch, Path);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::IndexedParam &P,
+              llvm::json::Path Path) {
+  return paramFact(V, P.Param, P.Sink, Path);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::KeptDevice &K,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return paramFact(V, K.Param, K.Kept, Path) && M.map("member", K.Member);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && fromJSON(V, W.Work, Path) && M.map("member", W.Member);
+}
+
+bool fromJSON(const llvm::json::Value &V, SummaryRows::FromConstructor &C,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Param = -1;
+  if (!M || !M.map("ctor", C.Ctor) || !M.map("param", Param) ||
+      !M.map("field", C.Field) || !M.map("offset", C.Offset))
+    return false;
+  if (Param < 0 || Param > UINT16_MAX) {
+    Path.field("param").report("a parameter index out of range");
+    return false;
+  }
+  C.Param = static_cast<unsigned>(Param);
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &V, SummaryRows &R,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("text", R.Text) && M.map("at", R.At) &&
+         M.map("offset", R.Offset) && M.mapOptional("constant", R.Constant) &&
+         M.mapOptional("members", R.Members) &&
+         M.mapOptional("constructors", R.Constructors);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::LengthParam &L,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return paramFact(V, L.Param, L.Sink, Path) && M.map("dim", L.Dim) &&
+         M.map("offset", L.Offset) && M.map("index", L.Index) &&
+         M.map("made", L.Made) && M.map("rows", L.Rows);
+}
+
+namespace {
+/// Whether \p V is an object of this format's version.
+bool ofThisVersion(const llvm::json::Value &V, llvm::json::Path Path) {
+  const llvm::json::Object *O = V.getAsObject();
+  std::optional<int64_t> Version = O ? O->getInteger("version") : std::nullopt;
+  if (Version && *Version == SummaryFormatVersion)
+    return true;
+  Path.report("not a summary of this format's version");
+  return false;
+}
+} // namespace
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("usr", F.USR) && M.map("name", F.Name) &&
+         M.map("defined", F.Defined) && M.mapOptional("cudaWork", F.CudaWork) &&
+         M.mapOptional("definiteCudaWork", F.DefiniteCudaWork) &&
+         M.mapOptional("outsideValues", F.OutsideValues) &&
+         M.mapOptional("cudaDevice", F.CudaDevice) &&
+         M.mapOptional("launchedParams", F.LaunchedParams) &&
+         M.mapOptional("indexedParams", F.IndexedParams) &&
+         M.mapOptional("keptDevices", F.KeptDevices) &&
+         M.mapOptional("memberDeviceWork", F.MemberDeviceWork) &&
+         M.mapOptional("lengthParams", F.LengthParams) &&
+         M.mapOptional("calls", F.Calls);
+}
+
+bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("file", S.File) &&
+         M.map("functions", S.Functions) && M.map("asked", S.Asked);
+}
+
+bool fromJSON(const llvm::json::Value &V, LinkedSummaries &S,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("linked", S.Functions);
+}
+
+llvm::json::Value toJSON(const ProjectSummariesFile &F) {
+  llvm::json::Object Hashes;
+  for (const auto &[Path, Hash] : F.FileHashes)
+    Hashes[Path] = Hash;
+  return llvm::json::Object{{"version", SummaryFormatVersion},
+                            {"linked", arrayOf(F.Linked.Functions)},
+                            {"files", std::move(Hashes)}};
+}
+
+bool fromJSON(const llvm::json::Value &V, ProjectSummariesFile &F,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && ofThisVersion(V, Path) && M.map("linked", F.Linked.Functions) &&
+         M.map("files", F.FileHashes);
+}
+
+} // namespace torchtidy
