@@ -158,6 +158,19 @@ struct Positions : nn::Module {
   torch::Tensor weight_;
 };
 
+// A device named by a string the module keeps (`TensorOptions(name)`): a
+// device is given, whatever the name says.
+struct NamedDevice : nn::Module {
+  NamedDevice(std::string device) : device_(std::move(device)) {
+    fc = register_module("fc", nn::Linear(4, 4));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return fc(x) + torch::arange(4, torch::TensorOptions(device_));
+  }
+  nn::Linear fc{nullptr};
+  std::string device_;
+};
+
 // In a function that forward calls: the chain is in the notes.
 torch::Tensor add_bias(const torch::Tensor &h) { return h + torch::ones({4}); }
 // CHECK-MESSAGES: :[[@LINE-1]]:61: warning: 'ones' creates a tensor on the CPU (no device given) in 'add_bias', and '+' combines it with 'h'

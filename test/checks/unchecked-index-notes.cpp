@@ -44,6 +44,29 @@ struct GptImpl : torch::nn::Module {
   torch::nn::Embedding wpe{nullptr};
 };
 
+// The sizes kept in a local first: the same length.
+struct SizesImpl : torch::nn::Module {
+  SizesImpl(int64_t block) : block_(block) {
+    wpe = register_module("wpe", torch::nn::Embedding(block, 16));
+  }
+  torch::Tensor forward(torch::Tensor idx) {
+    torch::IntArrayRef sizes = idx.sizes();
+    const int64_t T = sizes[1];
+    return wpe(torch::arange(T));
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: index 'torch::arange(T)' goes up to T - 1, a length known only at run time, but Embedding 'wpe' has block_ rows and nothing bounds T by them; an id outside [0, num_embeddings) is an illegal memory access on CUDA [libtorch-unchecked-index]
+    // CHECK-NOTES: :[[@LINE-2]]:16: note: the index is made here from T
+    // CHECK-NOTES: :[[@LINE-8]]:55: note: the table's block_ rows are set here
+    // CHECK-NOTES: :[[@LINE+4]]:30: note: called here with a tensor whose length nothing bounds
+  }
+  torch::Tensor generate(torch::Tensor idx) {
+    for (int i = 0; i < 8; ++i)
+      idx = torch::cat({idx, forward(idx).argmax(-1)}, 1);
+    return idx;
+  }
+  int64_t block_;
+  torch::nn::Embedding wpe{nullptr};
+};
+
 torch::Tensor shifted(torch::Tensor table, int64_t n) {
   auto t = torch::randint(0, 10, {n});
   return table.index_select(0, t - 1);

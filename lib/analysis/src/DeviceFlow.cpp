@@ -56,6 +56,16 @@ ValueKind kindOf(QualType T) {
   return ValueKind::None;
 }
 
+/// A device's name: a std::string or a character string.
+bool namesDevice(QualType T) {
+  T = T.getNonReferenceType();
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    return isClass(RD, KnownClass::basic_string);
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return AT->getElementType()->isCharType();
+  return T->isPointerType() && T->getPointeeType()->isCharType();
+}
+
 const Expr *strip(const Expr *E) {
   return peel::peel(E, peel::Compiler | peel::ConstructingCasts |
                            peel::CopiesAndMoves);
@@ -569,8 +579,23 @@ private:
       const Expr *A0 = CE->getArg(0);
       if (isDeviceClass(A0->getType()) || isDeviceTypeEnum(A0->getType()))
         return evalDevice(A0, St, Depth + 1);
-      if (CE->getNumArgs() == 1)
+      if (CE->getNumArgs() == 1) {
+        // A device by its name (`TensorOptions(name)`, through the
+        // constructor template of what a Device is made from): what a
+        // literal says, else not known; never "no device".
+        if (namesDevice(A0->getType())) {
+          const Expr *Str = strip(A0);
+          if (const auto *SC = dyn_cast<CXXConstructExpr>(Str);
+              SC && SC->getNumArgs() >= 1)
+            Str = strip(SC->getArg(0));
+          if (const auto *SL = dyn_cast<StringLiteral>(Str))
+            if (std::optional<DeviceFact::Kind> K =
+                    factKind(parseDeviceString(SL->getString())))
+              return DeviceFact::make(*K, CE);
+          return DeviceFact::unknown();
+        }
         return DeviceFact::make(DeviceFact::NoDevice, E); // dtype, layout
+      }
       return DeviceFact::unknown();
     }
     const auto *Call = dyn_cast<CallExpr>(E);

@@ -29,6 +29,17 @@ Quantity IndexRangeAnalysis::Impl::named(const ValueDecl *Base,
   return Q;
 }
 
+const Expr *IndexRangeAnalysis::Impl::sizesOf(const FunctionDecl *FD,
+                                              const Expr *E) {
+  E = unwrap(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      if (const Expr *Def = singleDefinition(FD, VD))
+        return unwrap(Def);
+  return E;
+}
+
 Quantity IndexRangeAnalysis::Impl::fieldOf(const FunctionDecl *FD,
                                            const ValueDecl *Base,
                                            const FieldDecl *Field,
@@ -180,10 +191,11 @@ Quantity IndexRangeAnalysis::Impl::quantityOf(const FunctionDecl *FD,
   }
   if (Facts & op::SizeOfDim)
     return sizeQuantity(FD, Call, Written);
-  // x.sizes()[d]
+  // x.sizes()[d], also through a local the sizes are kept in (`auto
+  // sizes = x.sizes(); ... sizes[1]`) that nothing writes again.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
     if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
-      if (const auto *Sizes = dyn_cast<CallExpr>(unwrap(Op->getArg(0))))
+      if (const auto *Sizes = dyn_cast<CallExpr>(sizesOf(FD, Op->getArg(0))))
         if (callFacts(Sizes) & op::SizesList) {
           int64_t Dim = 0;
           if (evaluateInt(Op->getArg(1), Ctx, Dim))

@@ -139,6 +139,11 @@ struct IndexRangeAnalysis::Impl {
   Quantity runtime(const clang::ValueDecl *Base, const clang::FieldDecl *Field,
                    int64_t Dim, bool Container, const clang::Expr *At);
 
+  /// What \p E holds: the single definition of a local \p FD never writes
+  /// again, else \p E itself (unwrapped).
+  const clang::Expr *sizesOf(const clang::FunctionDecl *FD,
+                             const clang::Expr *E);
+
   /// Field \p Field of the named value \p Base (a variable, or a member of
   /// `this`) in \p FD: of what a local copy of a parameter or a member was
   /// made from, when it is one.

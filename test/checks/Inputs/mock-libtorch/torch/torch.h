@@ -262,6 +262,13 @@ public:
   TensorOptions(c10::DeviceType) {}
   TensorOptions(c10::Device) {}
   TensorOptions(c10::ScalarType) {}
+  // A device by its name, as LibTorch's constructor template of anything a
+  // Device is made from takes it (here for std::string alone).
+  template <typename T,
+            typename std::enable_if<
+                std::is_same<typename std::decay<T>::type, std::string>::value,
+                int>::type = 0>
+  TensorOptions(T &&) {}
   TensorOptions device(c10::Device) const { return *this; }
   TensorOptions dtype(c10::ScalarType) const { return *this; }
   TensorOptions requires_grad(bool = true) const { return *this; }
