@@ -174,12 +174,12 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::ExternalCall &C,
          M.map("at", C.At) && M.map("via", C.Via);
 }
 
-/// A fact about one parameter: its index and the fact.
-static bool paramFact(const llvm::json::Value &V, unsigned &Param,
-                      FunctionSummary::Fact &F, llvm::json::Path Path) {
+/// The "param" of \p V: a parameter's index, refused when it cannot be one.
+static bool paramIndex(const llvm::json::Value &V, unsigned &Param,
+                       llvm::json::Path Path) {
   llvm::json::ObjectMapper M(V, Path);
   int64_t Index = -1;
-  if (!M || !M.map("param", Index) || !fromJSON(V, F, Path))
+  if (!M || !M.map("param", Index))
     return false;
   if (Index < 0 || Index > UINT16_MAX) {
     Path.field("param").report("a parameter index out of range");
@@ -187,6 +187,12 @@ static bool paramFact(const llvm::json::Value &V, unsigned &Param,
   }
   Param = static_cast<unsigned>(Index);
   return true;
+}
+
+/// A fact about one parameter: its index and the fact.
+static bool paramFact(const llvm::json::Value &V, unsigned &Param,
+                      FunctionSummary::Fact &F, llvm::json::Path Path) {
+  return paramIndex(V, Param, Path) && fromJSON(V, F, Path);
 }
 
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::LaunchedParam &L,
@@ -214,16 +220,8 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberWork &W,
 bool fromJSON(const llvm::json::Value &V, SummaryRows::FromConstructor &C,
               llvm::json::Path Path) {
   llvm::json::ObjectMapper M(V, Path);
-  int64_t Param = -1;
-  if (!M || !M.map("ctor", C.Ctor) || !M.map("param", Param) ||
-      !M.map("field", C.Field) || !M.map("offset", C.Offset))
-    return false;
-  if (Param < 0 || Param > UINT16_MAX) {
-    Path.field("param").report("a parameter index out of range");
-    return false;
-  }
-  C.Param = static_cast<unsigned>(Param);
-  return true;
+  return M && paramIndex(V, C.Param, Path) && M.map("ctor", C.Ctor) &&
+         M.map("field", C.Field) && M.map("offset", C.Offset);
 }
 
 bool fromJSON(const llvm::json::Value &V, SummaryRows &R,
