@@ -65,53 +65,43 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
     O["outsideValues"] = Fact(*F.OutsideValues);
   if (F.CudaDevice)
     O["cudaDevice"] = Fact(*F.CudaDevice);
-  // A list of facts about parameters: each fact with its "param".
-  auto ParamFacts = [&](llvm::StringRef Key, const auto &List,
-                        auto FactOfItem) {
+  // A list of facts about parameters: each item's fact (the member \p Of),
+  // its "param", and the fields of its own that \p More adds.
+  auto ParamFacts = [&](llvm::StringRef Key, const auto &List, auto Of,
+                        auto More) {
     if (List.empty())
       return;
     llvm::json::Array Items;
     for (const auto &Item : List) {
-      llvm::json::Object P = Fact(FactOfItem(Item));
+      llvm::json::Object P = Fact(Item.*Of);
       P["param"] = Item.Param;
+      More(Item, P);
       Items.push_back(std::move(P));
     }
     O[Key] = std::move(Items);
   };
+  auto Nothing = [](const auto &, llvm::json::Object &) {};
   ParamFacts("launchedParams", F.LaunchedParams,
-             [](const FunctionSummary::LaunchedParam &L)
-                 -> const FunctionSummary::Fact & { return L.Launch; });
+             &FunctionSummary::LaunchedParam::Launch, Nothing);
   ParamFacts("indexedParams", F.IndexedParams,
-             [](const FunctionSummary::IndexedParam &I)
-                 -> const FunctionSummary::Fact & { return I.Sink; });
-  if (!F.KeptDevices.empty()) {
-    llvm::json::Array Items;
-    for (const FunctionSummary::KeptDevice &K : F.KeptDevices) {
-      llvm::json::Object P = Fact(K.Kept);
-      P["param"] = K.Param;
-      P["member"] = K.Member;
-      Items.push_back(std::move(P));
-    }
-    O["keptDevices"] = std::move(Items);
-  }
+             &FunctionSummary::IndexedParam::Sink, Nothing);
+  ParamFacts("keptDevices", F.KeptDevices, &FunctionSummary::KeptDevice::Kept,
+             [](const FunctionSummary::KeptDevice &K, llvm::json::Object &P) {
+               P["member"] = K.Member;
+             });
+  ParamFacts("lengthParams", F.LengthParams,
+             &FunctionSummary::LengthParam::Sink,
+             [](const FunctionSummary::LengthParam &L, llvm::json::Object &P) {
+               P["dim"] = L.Dim;
+               P["offset"] = L.Offset;
+               P["index"] = L.Index;
+               P["made"] = toJSON(L.Made);
+               P["rows"] = toJSON(L.Rows);
+             });
   if (F.MemberDeviceWork) {
     llvm::json::Object W = Fact(F.MemberDeviceWork->Work);
     W["member"] = F.MemberDeviceWork->Member;
     O["memberDeviceWork"] = std::move(W);
-  }
-  if (!F.LengthParams.empty()) {
-    llvm::json::Array Items;
-    for (const FunctionSummary::LengthParam &L : F.LengthParams) {
-      llvm::json::Object P = Fact(L.Sink);
-      P["param"] = L.Param;
-      P["dim"] = L.Dim;
-      P["offset"] = L.Offset;
-      P["index"] = L.Index;
-      P["made"] = toJSON(L.Made);
-      P["rows"] = toJSON(L.Rows);
-      Items.push_back(std::move(P));
-    }
-    O["lengthParams"] = std::move(Items);
   }
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
