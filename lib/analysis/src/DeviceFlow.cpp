@@ -71,6 +71,23 @@ const Expr *strip(const Expr *E) {
                            peel::CopiesAndMoves);
 }
 
+/// The device a string literal names (`"cuda:0"`, also converted to a
+/// std::string), made at \p At: unknown when the name does not parse;
+/// nothing when \p Name is no literal.
+std::optional<DeviceFact> namedDevice(const Expr *Name, const Expr *At) {
+  const Expr *Str = strip(Name);
+  if (const auto *SC = dyn_cast<CXXConstructExpr>(Str);
+      SC && SC->getNumArgs() >= 1)
+    Str = strip(SC->getArg(0));
+  const auto *SL = dyn_cast<StringLiteral>(Str);
+  if (!SL)
+    return std::nullopt;
+  if (std::optional<DeviceFact::Kind> K =
+          factKind(parseDeviceString(SL->getString())))
+    return DeviceFact::make(*K, At);
+  return DeviceFact::unknown();
+}
+
 /// The variable, parameter or member of `this` that \p E names, if it is a
 /// value the analysis tracks.
 const ValueDecl *trackedDecl(const Expr *E) {
@@ -533,17 +550,9 @@ private:
       if (!isDeviceClass(CE->getType()) || CE->getNumArgs() == 0)
         return DeviceFact::unknown();
       const Expr *A0 = strip(CE->getArg(0));
-      // Device("cuda:0"): the literal converted to std::string.
-      const Expr *Str = A0;
-      if (const auto *SC = dyn_cast<CXXConstructExpr>(Str))
-        if (SC->getNumArgs() >= 1)
-          Str = strip(SC->getArg(0));
-      if (const auto *SL = dyn_cast<StringLiteral>(Str)) {
-        if (std::optional<DeviceFact::Kind> K =
-                factKind(parseDeviceString(SL->getString())))
-          return DeviceFact::make(*K, CE);
-        return DeviceFact::unknown();
-      }
+      // Device("cuda:0").
+      if (std::optional<DeviceFact> Named = namedDevice(A0, CE))
+        return *Named;
       return evalDevice(A0, St, Depth + 1);
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
@@ -583,17 +592,8 @@ private:
         // A device by its name (`TensorOptions(name)`, through the
         // constructor template of what a Device is made from): what a
         // literal says, else not known; never "no device".
-        if (namesDevice(A0->getType())) {
-          const Expr *Str = strip(A0);
-          if (const auto *SC = dyn_cast<CXXConstructExpr>(Str);
-              SC && SC->getNumArgs() >= 1)
-            Str = strip(SC->getArg(0));
-          if (const auto *SL = dyn_cast<StringLiteral>(Str))
-            if (std::optional<DeviceFact::Kind> K =
-                    factKind(parseDeviceString(SL->getString())))
-              return DeviceFact::make(*K, CE);
-          return DeviceFact::unknown();
-        }
+        if (namesDevice(A0->getType()))
+          return namedDevice(A0, CE).value_or(DeviceFact::unknown());
         return DeviceFact::make(DeviceFact::NoDevice, E); // dtype, layout
       }
       return DeviceFact::unknown();

@@ -14,6 +14,7 @@
 
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -21,6 +22,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <tuple>
 
@@ -62,30 +64,6 @@ const FieldDecl *fieldByUSR(const CXXRecordDecl *RD, llvm::StringRef USR) {
     if (usrOf(F) == USR)
       return F;
   return nullptr;
-}
-
-/// What only carries an object's construction: temporaries, cleanups,
-/// functional casts, a copy or move of a temporary.
-const Expr *constructionOf(const Expr *E) {
-  for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      E = EWC->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = FC->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getConstructor()->isCopyOrMoveConstructor() &&
-             CE->getNumArgs() == 1 &&
-             isa<MaterializeTemporaryExpr>(CE->getArg(0)->IgnoreParens()))
-      E = CE->getArg(0);
-    else
-      return E;
-  }
-  return E;
 }
 
 } // namespace
@@ -237,11 +215,7 @@ bool IndexRangeAnalysis::lengthBoundAtCall(
   // Without the rows, any bound: a placeholder that the relations do not
   // compare with.
   const Quantity Against = Rows ? *Rows : Quantity::constant(0, nullptr);
-  struct AnyRowsGuard {
-    bool &Flag, Was;
-    AnyRowsGuard(bool &Flag, bool Set) : Flag(Flag), Was(Flag) { Flag = Set; }
-    ~AnyRowsGuard() { Flag = Was; }
-  } const Guard(I.AnyRows, !Rows);
+  const llvm::SaveAndRestore<bool> Guard(I.AnyRows, !Rows);
   return I.relatesInFunction(FD, Len, Against, Call) ||
          I.loopBounds(FD, Len, Against, Call, G.Var);
 }
@@ -362,7 +336,10 @@ IndexRangeAnalysis::rowsAtCall(const FunctionDecl *FD, const CallExpr *Call,
     return std::nullopt;
   llvm::SmallVector<const Expr *, 4> Args;
   llvm::SmallVector<const CXXConstructorDecl *, 2> Candidates;
-  const Expr *Made = constructionOf(VD->getInit());
+  // What only carries the construction: the compiler's wrappers, a
+  // functional cast (`Gpt(cfg)`), a copy or move of a temporary.
+  const Expr *Made =
+      peel::peel(VD->getInit(), peel::Copied | peel::FunctionalCasts);
   auto TakeArgs = [&](auto Range) {
     for (const Expr *A : Range)
       if (!isa<CXXDefaultArgExpr>(A))
