@@ -254,6 +254,12 @@ int runProject(ProjectOptions O) {
     LineFilter = "--line-filter=" + lineFilterJSON(*O.Changed);
 
   auto Start = [&](Job &J) {
+    // A second analysis starts from nothing: the redirection does not
+    // truncate the output (a shorter one would leave the first's tail), and
+    // a worker with no findings writes no fixes file (the first's would
+    // stand).
+    for (const std::string *Path : {&J.OutputPath, &J.FixesPath, &J.ReportPath})
+      (void)llvm::sys::fs::remove(*Path);
     std::vector<std::string> Args{O.Self};
     Args.insert(Args.end(), O.TidyArgs.begin(), O.TidyArgs.end());
     Args.push_back("--export-fixes=" + J.FixesPath);
