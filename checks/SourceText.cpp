@@ -179,4 +179,17 @@ SourceLocation locationOf(const torchtidy::SourcePlace &P, SourceManager &SM) {
   return SM.translateLineCol(FID, P.Line, std::max(1U, P.Column));
 }
 
+void notePlace(ClangTidyCheck &Check, const torchtidy::SourcePlace &P,
+               llvm::StringRef Text, SourceLocation Fallback,
+               SourceManager &SM) {
+  const SourceLocation L = locationOf(P, SM);
+  if (L.isValid())
+    Check.diag(L, Text, DiagnosticIDs::Note);
+  else
+    Check.diag(
+        Fallback,
+        (Text + " (" + P.File + ":" + std::to_string(P.Line) + ")").str(),
+        DiagnosticIDs::Note);
+}
+
 } // namespace clang::tidy::libtorch

@@ -9,6 +9,7 @@
 #ifndef TORCHTIDY_CHECKS_SOURCETEXT_H
 #define TORCHTIDY_CHECKS_SOURCETEXT_H
 
+#include "ClangTidyCheck.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -62,6 +63,13 @@ llvm::StringRef indentationAt(SourceLocation Loc, const SourceManager &SM);
 /// translation unit did not include it; invalid when the file cannot be
 /// read. Lines and columns past the file's end land on its end.
 SourceLocation locationOf(const torchtidy::SourcePlace &P, SourceManager &SM);
+
+/// A note of \p Check at \p P (locationOf); when that file cannot be read
+/// any more, the note goes at \p Fallback and names the file and line in
+/// its text.
+void notePlace(ClangTidyCheck &Check, const torchtidy::SourcePlace &P,
+               llvm::StringRef Text, SourceLocation Fallback,
+               SourceManager &SM);
 
 } // namespace clang::tidy::libtorch
 

@@ -26,8 +26,10 @@ bool UnregisteredBufferCheck::harmlessByUse(const FieldDecl *Field,
                                             torchtidy::MemberUses &Uses) const {
   // `P.to(x.device())` at every use: no device mismatch whatever device the
   // module is moved to.
+  // With methods of other files whose reads no summary counts, that cannot
+  // be shown.
   return !IncludeMovedToInputDevice && !Facts.Class.InContainer &&
-         Uses.onlyMovedToAnotherDevice(Field);
+         !Facts.ReadsUnknown && Uses.onlyMovedToAnotherDevice(Field, Facts);
 }
 
 void UnregisteredBufferCheck::report(const FieldDecl *Field,

@@ -8,6 +8,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace clang::ast_matchers;
 
@@ -88,7 +89,8 @@ void UnregisteredMemberCheckBase::check(
   Context = Result.Context;
 
   torchtidy::ModuleRegistration Registration;
-  const bool Complete = Registration.analyze(RD);
+  // Building code of another file is read from the project's summaries.
+  const bool Complete = Registration.analyze(RD, /*FollowSummaries=*/true);
   for (const auto &[Field, Facts] : Registration.members()) {
     if (Facts.Registered) {
       RegisteredSomewhere.insert(Field);
@@ -105,6 +107,10 @@ void UnregisteredMemberCheckBase::check(
       continue;
     if (IgnoredMembersRegex && Field->getIdentifier() &&
         IgnoredMembersRegex->match(Field->getName()))
+      continue;
+    // Building code of another file: the finding goes to the file that can
+    // show it.
+    if (!Facts.BuiltElsewhere.empty() && !reportedHere(Field, RD, Facts))
       continue;
     Candidates.push_back({Field, RD, Facts});
   }
@@ -236,32 +242,63 @@ SourceLocation UnregisteredMemberCheckBase::reportLocation(
   return Field->getLocation();
 }
 
+bool UnregisteredMemberCheckBase::reportedHere(
+    const FieldDecl *Field, const CXXRecordDecl *Owner,
+    const torchtidy::MemberFacts &Facts) {
+  const SourceManager &SM = Field->getASTContext().getSourceManager();
+  auto InMainFile = [&](SourceLocation L) {
+    return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
+  };
+  if (InMainFile(reportLocation(Field, Facts)))
+    return true;
+  // The file with a write of it reports it there.
+  for (const torchtidy::MemberWrite &W : Facts.Writes)
+    if (!W.IsNull)
+      return false;
+  // Written nowhere: the file that defines a constructor.
+  return llvm::any_of(Owner->ctors(), [&](const CXXConstructorDecl *Ctor) {
+    const FunctionDecl *Def = nullptr;
+    return Ctor->hasBody(Def) && InMainFile(Def->getLocation());
+  });
+}
+
 void UnregisteredMemberCheckBase::noteWrites(
     const FieldDecl *Field, const torchtidy::MemberFacts &Facts,
     SourceLocation ReportedAt) {
   if (ReportedAt != Field->getLocation())
     diag(Field->getLocation(), "%0 is declared here", DiagnosticIDs::Note)
         << Field;
+  SourceManager &SM = Field->getASTContext().getSourceManager();
   for (const torchtidy::MemberWrite &W : Facts.Writes) {
-    if (W.IsNull || !W.Site || W.Site->getBeginLoc() == ReportedAt)
+    if (W.IsNull)
       continue;
-    StringRef How;
-    switch (W.How) {
-    case torchtidy::MemberWrite::DefaultMemberInit:
-    case torchtidy::MemberWrite::ConstructorInit:
-      How = "initialised here";
-      break;
-    case torchtidy::MemberWrite::Assignment:
-      How = "assigned here";
-      break;
-    case torchtidy::MemberWrite::ContainerFill:
-      How = "filled here";
-      break;
+    const std::string How =
+        (torchtidy::memberWriteWords(W.How) + " here").str();
+    if (W.Elsewhere && W.Function) {
+      const std::string Text =
+          llvm::formatv("'{0}' is {1}, without registration (the project's "
+                        "summary of '{2}')",
+                        Field->getName(), How,
+                        W.Function->getQualifiedNameAsString())
+              .str();
+      notePlace(*this, *W.Elsewhere, Text, ReportedAt, SM);
+      continue;
     }
+    if (!W.Site || W.Site->getBeginLoc() == ReportedAt)
+      continue;
     diag(W.Site->getBeginLoc(), "%0 is %1, without registration",
          DiagnosticIDs::Note)
         << Field << How;
   }
+  // The building functions of other files, which do not register it.
+  for (const auto &[Name, Defined] : Facts.BuiltElsewhere)
+    notePlace(*this, Defined,
+              llvm::formatv("'{0}' builds the module here, in another file, "
+                            "and does not register '{1}' (the project's "
+                            "summary of '{0}')",
+                            Name, Field->getName())
+                  .str(),
+              ReportedAt, SM);
 }
 
 } // namespace clang::tidy::libtorch

@@ -57,6 +57,13 @@ protected:
   /// such write: editors (clangd) show only diagnostics in the open file.
   static SourceLocation reportLocation(const FieldDecl *Field,
                                        const torchtidy::MemberFacts &Facts);
+  /// Whether this translation unit reports \p Field, whose facts rest on
+  /// building code of another file (the project's summaries): at the member
+  /// or a write in the main file; else, when nothing writes it, in the file
+  /// that defines a constructor. The other files say nothing, so that each
+  /// finding is made once.
+  static bool reportedHere(const FieldDecl *Field, const CXXRecordDecl *Owner,
+                           const torchtidy::MemberFacts &Facts);
   /// A registered member replaced by a new, unregistered value.
   void reportReplaced(const FieldDecl *Field, const CXXRecordDecl *Owner,
                       const torchtidy::MemberFacts &Facts,
@@ -65,7 +72,9 @@ protected:
   void addReplaceFix(DiagnosticBuilder &Diag, const torchtidy::MemberWrite &W,
                      StringRef Name, const CXXRecordDecl *Owner);
   /// A note at each write of the member (and at the member itself when the
-  /// warning is not there).
+  /// warning is not there), a write in another file where the project's
+  /// summary puts it, and a note at each building function of another file
+  /// that the analysis read from its summary.
   void noteWrites(const FieldDecl *Field, const torchtidy::MemberFacts &Facts,
                   SourceLocation ReportedAt);
 

@@ -51,7 +51,7 @@ bool UnregisteredSubmoduleCheck::harmlessByUse(
   for (const torchtidy::MemberWrite &W : Facts.Writes)
     if (!W.IsNull)
       return false;
-  return Uses.reads(Field) == 0;
+  return !Facts.ReadsUnknown && Uses.reads(Field, Facts) == 0;
 }
 
 void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,

@@ -30,13 +30,7 @@ void UserCodeCheck::checkTranslationUnit(ASTContext &Ctx) {
 void UserCodeCheck::notePlace(const torchtidy::SourcePlace &P,
                               llvm::StringRef Text, SourceLocation Fallback,
                               SourceManager &SM) {
-  const SourceLocation L = locationOf(P, SM);
-  if (L.isValid())
-    diag(L, Text, DiagnosticIDs::Note);
-  else
-    diag(Fallback,
-         (Text + " (" + P.File + ":" + std::to_string(P.Line) + ")").str(),
-         DiagnosticIDs::Note);
+  libtorch::notePlace(*this, P, Text, Fallback, SM);
 }
 
 void UserCodeCheck::noteCudaDevice(

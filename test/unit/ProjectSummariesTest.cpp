@@ -550,6 +550,46 @@ TEST(ProjectSummaries, JSONRoundTripAndVersion) {
               std::optional<int64_t>(32));
     EXPECT_TRUE(hasFact(Back.Functions.front(), SummaryFact::LengthParams));
   }
+  // What a method does to the members of its object.
+  {
+    TranslationUnitSummary WithEffects = Back;
+    FunctionSummary::MemberEffect E;
+    E.Member = "c:@S@NetImpl@FI@mask";
+    E.Name = "mask";
+    E.Registered = SourcePlace{"/p/model.cpp", 4, 3};
+    E.Writes.push_back({"assigned", {"/p/model.cpp", 5, 3}, true});
+    E.Reads = 3;
+    E.MovedReads = 1;
+    WithEffects.Functions.front().MemberEffects =
+        FunctionSummary::MemberEffectsFact{
+            {E}, {{"c:@S@NetImpl@F@more#", "NetImpl::more"}}};
+    TranslationUnitSummary Read;
+    llvm::json::Path::Root R;
+    ASSERT_TRUE(fromJSON(toJSON(WithEffects), Read, R));
+    const auto &M = Read.Functions.front().MemberEffects;
+    ASSERT_TRUE(M);
+    ASSERT_EQ(M->Members.size(), 1U);
+    EXPECT_EQ(M->Members[0].Member, E.Member);
+    EXPECT_EQ(M->Members[0].Registered, E.Registered);
+    ASSERT_EQ(M->Members[0].Writes.size(), 1U);
+    EXPECT_TRUE(M->Members[0].Writes[0].Null);
+    EXPECT_EQ(M->Members[0].Writes[0].At.Line, 5U);
+    EXPECT_EQ(M->Members[0].Reads, 3U);
+    EXPECT_EQ(M->Members[0].MovedReads, 1U);
+    ASSERT_EQ(M->Calls.size(), 1U);
+    EXPECT_EQ(M->Calls[0].Name, "NetImpl::more");
+    EXPECT_TRUE(hasFact(Read.Functions.front(), SummaryFact::MemberEffects));
+    EXPECT_FALSE(hasFact(Back.Functions.front(), SummaryFact::MemberEffects));
+    EXPECT_EQ(factName(SummaryFact::MemberEffects), "memberEffects");
+    // More moved reads than reads is refused.
+    llvm::json::Value Bad = toJSON(WithEffects);
+    auto *Fn = (*Bad.getAsObject()->getArray("functions"))[0].getAsObject();
+    (*(*Fn->getObject("memberEffects")->getArray("members"))[0]
+          .getAsObject())["movedReads"] = 4;
+    TranslationUnitSummary Refused;
+    llvm::json::Path::Root BadRoot;
+    EXPECT_FALSE(fromJSON(Bad, Refused, BadRoot));
+  }
   // A length parameter without its rows is refused.
   {
     llvm::json::Value Bad = toJSON(Back);

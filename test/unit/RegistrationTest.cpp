@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/Registration.h"
 #include "ASTFixture.h"
+#include "torchtidy/analysis/ProjectSummaries.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -198,6 +199,113 @@ TEST(Registration, RecognisesRegistrationExpressions) {
   EXPECT_TRUE(isRegistrationExpr(Calls[0].getNodeAs<clang::Expr>("e")));
   EXPECT_TRUE(isRegistrationExpr(Calls[1].getNodeAs<clang::Expr>("e")));
   EXPECT_FALSE(isRegistrationExpr(Calls[2].getNodeAs<clang::Expr>("e")));
+}
+
+TEST(Registration, BuildingCodeOfAnotherUnitFromItsSummary) {
+  // The unit that defines init() and forward() summarises them.
+  auto Other = parse(R"cpp(
+    struct NetImpl : torch::nn::Module {
+      NetImpl();
+      void init() {
+        fc = register_module("fc", torch::nn::Linear(2, 2));
+        mask = torch::ones({2});
+        more();
+      }
+      void more();
+      torch::Tensor forward(torch::Tensor x) {
+        return fc(x) * mask.to(x.device()) + mask;
+      }
+      torch::nn::Linear fc{nullptr};
+      torch::Tensor mask;
+    };
+  )cpp");
+  ProjectSummaries &P = ProjectSummaries::instance();
+  P.clear();
+  P.disable();
+  const TranslationUnitSummary Summary =
+      summarizeTranslationUnit(Other->getASTContext(), /*MaxCallDepth=*/4);
+  const FunctionSummary *Init = nullptr, *Forward = nullptr;
+  for (const FunctionSummary &F : Summary.Functions) {
+    if (F.Name == "NetImpl::init")
+      Init = &F;
+    if (F.Name == "NetImpl::forward")
+      Forward = &F;
+  }
+  ASSERT_TRUE(Init && Init->MemberEffects);
+  ASSERT_EQ(Init->MemberEffects->Members.size(), 2U);
+  EXPECT_EQ(Init->MemberEffects->Members[0].Name, "fc");
+  EXPECT_TRUE(Init->MemberEffects->Members[0].Registered);
+  EXPECT_EQ(Init->MemberEffects->Members[1].Name, "mask");
+  EXPECT_FALSE(Init->MemberEffects->Members[1].Registered);
+  ASSERT_EQ(Init->MemberEffects->Members[1].Writes.size(), 1U);
+  EXPECT_EQ(Init->MemberEffects->Members[1].Writes[0].How, "assigned");
+  EXPECT_FALSE(Init->MemberEffects->Members[1].Writes[0].Null);
+  // more() has no body there: named, for the reader to find.
+  ASSERT_EQ(Init->MemberEffects->Calls.size(), 1U);
+  EXPECT_EQ(Init->MemberEffects->Calls[0].Name, "NetImpl::more");
+  // forward reads mask twice, once moved to the input's device, and fc.
+  ASSERT_TRUE(Forward && Forward->MemberEffects);
+  for (const FunctionSummary::MemberEffect &E : Forward->MemberEffects->Members)
+    if (E.Name == "mask") {
+      EXPECT_EQ(E.Reads, 2U);
+      EXPECT_EQ(E.MovedReads, 1U);
+      EXPECT_TRUE(E.Writes.empty());
+    }
+
+  // The unit that reports: the constructor calls init(), which it does not
+  // define, and more() is its own.
+  auto A = std::make_unique<Analysed>();
+  A->AST = parse(R"cpp(
+    struct NetImpl : torch::nn::Module {
+      NetImpl() { init(); }
+      void init();
+      void more() { extra = torch::zeros({3}); }
+      torch::Tensor forward(torch::Tensor x);
+      torch::nn::Linear fc{nullptr};
+      torch::Tensor mask;
+      torch::Tensor extra;
+    };
+  )cpp");
+  A->RD = findClass(*A->AST, "NetImpl");
+  ASSERT_TRUE(A->RD);
+  // Without summaries, as before: nothing known, nothing asked.
+  EXPECT_FALSE(A->R.analyze(A->RD));
+  EXPECT_TRUE(P.takeAsked().empty());
+  // Following them with none at hand: nothing known; init was asked about.
+  EXPECT_FALSE(A->R.analyze(A->RD, /*FollowSummaries=*/true));
+  const std::vector<std::string> Asked = P.takeAsked();
+  ASSERT_EQ(Asked.size(), 1U);
+  EXPECT_EQ(Asked[0], "memberEffects " + Init->USR);
+  // With init's and forward's summaries: fc registered there, mask written
+  // there without registration, more() walked here, the reads of forward
+  // counted.
+  P.set(LinkedSummaries{{*Forward, *Init}});
+  ASSERT_TRUE(A->R.analyze(A->RD, /*FollowSummaries=*/true));
+  const MemberFacts &Fc = (*A)["fc"];
+  EXPECT_TRUE(Fc.Registered);
+  EXPECT_FALSE(Fc.RegisteredAt);
+  ASSERT_TRUE(Fc.RegisteredElsewhere);
+  EXPECT_EQ(Fc.RegisteredElsewhere->Line,
+            Init->MemberEffects->Members[0].Registered->Line);
+  const MemberFacts &Mask = (*A)["mask"];
+  EXPECT_FALSE(Mask.Registered);
+  ASSERT_EQ(Mask.Writes.size(), 1U);
+  EXPECT_TRUE(Mask.Writes[0].Elsewhere);
+  EXPECT_FALSE(Mask.Writes[0].Site);
+  EXPECT_EQ(Mask.ReadsElsewhere, 2U);
+  EXPECT_EQ(Mask.MovedReadsElsewhere, 1U);
+  EXPECT_FALSE(Mask.ReadsUnknown);
+  ASSERT_EQ(Mask.BuiltElsewhere.size(), 1U);
+  EXPECT_EQ(Mask.BuiltElsewhere[0].first, "NetImpl::init");
+  const MemberFacts &Extra = (*A)["extra"];
+  ASSERT_EQ(Extra.Writes.size(), 1U);
+  EXPECT_TRUE(Extra.Writes[0].Site);
+  // Without forward's summary its reads are unknown.
+  P.set(LinkedSummaries{{*Init}});
+  ASSERT_TRUE(A->R.analyze(A->RD, /*FollowSummaries=*/true));
+  EXPECT_TRUE((*A)["mask"].ReadsUnknown);
+  P.clear();
+  P.disable();
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/KernelLaunches.h"
 #include "torchtidy/analysis/LLVMCompat.h"
+#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/ASTLambda.h"
@@ -145,6 +147,54 @@ std::string describeSink(const IndexOpSite &Site, const ASTContext &Ctx) {
   return Out;
 }
 
+/// The summary's `memberEffects` of \p MD (Registration.h's memberEffects),
+/// members by USR.
+std::optional<FunctionSummary::MemberEffectsFact>
+memberEffectsOf(const CXXMethodDecl *MD, Places &Where) {
+  std::optional<MethodMemberEffects> Effects = memberEffects(MD);
+  if (!Effects)
+    return std::nullopt;
+  FunctionSummary::MemberEffectsFact Out;
+  for (const CXXMethodDecl *Callee : Effects->Calls) {
+    std::string USR = usrOf(Callee);
+    if (USR.empty())
+      return std::nullopt; // what it does could not be asked for
+    Out.Calls.push_back({std::move(USR), Callee->getQualifiedNameAsString()});
+  }
+  llvm::MapVector<const FieldDecl *, FunctionSummary::MemberEffect> ByField;
+  auto EffectOn =
+      [&](const FieldDecl *Field) -> FunctionSummary::MemberEffect * {
+    auto [It, Inserted] = ByField.try_emplace(Field);
+    if (Inserted) {
+      It->second.Member = usrOf(Field);
+      It->second.Name = Field->getNameAsString();
+    }
+    return It->second.Member.empty() ? nullptr : &It->second;
+  };
+  for (const auto &[Field, Facts] : Effects->Members) {
+    FunctionSummary::MemberEffect *E = EffectOn(Field);
+    if (!E)
+      continue;
+    if (Facts.Registered && Facts.RegisteredAt)
+      E->Registered = Where.of(Facts.RegisteredAt->getBeginLoc());
+    for (const MemberWrite &W : Facts.Writes) {
+      if (!W.Site || E->Writes.size() >= limits::SummarisedWrites)
+        continue;
+      E->Writes.push_back({std::string(memberWriteWords(W.How)),
+                           Where.of(W.Site->getBeginLoc()), W.IsNull});
+    }
+  }
+  for (const auto &[Field, Counts] : Effects->Reads)
+    if (FunctionSummary::MemberEffect *E = EffectOn(Field)) {
+      E->Reads = Counts.first;
+      E->MovedReads = Counts.second;
+    }
+  for (auto &[Field, E] : ByField)
+    if (!E.Member.empty())
+      Out.Members.push_back(std::move(E));
+  return Out;
+}
+
 bool isSummarised(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible() || FD->isDependentContext() ||
       FD->isImplicit() || isa<CXXDestructorDecl>(FD))
@@ -269,6 +319,8 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
            sourceText(L.Site.Index, Ctx), Where.of(L.Made->getBeginLoc()),
            std::move(Rows)});
     }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      F.MemberEffects = memberEffectsOf(MD, Where);
     for (const ExternalCallChain &C : Finder.externalCalls(FD)) {
       const CallStep &Last = C.Chain.back();
       std::string USR = usrOf(Last.Callee);
@@ -384,6 +436,8 @@ llvm::StringRef factName(SummaryFact Fact) {
     return "memberDeviceWork";
   case SummaryFact::LengthParams:
     return "lengthParams";
+  case SummaryFact::MemberEffects:
+    return "memberEffects";
   }
   return "";
 }
@@ -410,6 +464,7 @@ const FunctionSummary::Fact *factOf(const FunctionSummary &F,
   case SummaryFact::IndexedParams:
   case SummaryFact::KeptDevices:
   case SummaryFact::LengthParams:
+  case SummaryFact::MemberEffects:
     break;
   }
   return Held && *Held ? &**Held : nullptr;
@@ -424,6 +479,8 @@ bool hasFact(const FunctionSummary &F, SummaryFact Fact) {
     return !F.KeptDevices.empty();
   if (Fact == SummaryFact::LengthParams)
     return !F.LengthParams.empty();
+  if (Fact == SummaryFact::MemberEffects)
+    return F.MemberEffects.has_value();
   return factOf(F, Fact) != nullptr;
 }
 
@@ -493,6 +550,13 @@ static std::set<std::string> filesOf(const FunctionSummary &F) {
     Out.insert(L.Made.File);
     Out.insert(L.Rows.At.File);
   }
+  if (F.MemberEffects)
+    for (const FunctionSummary::MemberEffect &E : F.MemberEffects->Members) {
+      if (E.Registered)
+        Out.insert(E.Registered->File);
+      for (const FunctionSummary::MemberEffect::Write &W : E.Writes)
+        Out.insert(W.At.File);
+    }
   Out.erase("");
   return Out;
 }

@@ -103,6 +103,32 @@ llvm::json::Value toJSON(const FunctionSummary &F) {
     W["member"] = F.MemberDeviceWork->Member;
     O["memberDeviceWork"] = std::move(W);
   }
+  if (F.MemberEffects) {
+    llvm::json::Array Effects;
+    for (const FunctionSummary::MemberEffect &E : F.MemberEffects->Members) {
+      llvm::json::Object M{{"member", E.Member},
+                           {"name", E.Name},
+                           {"reads", E.Reads},
+                           {"movedReads", E.MovedReads}};
+      if (E.Registered)
+        M["registered"] = toJSON(*E.Registered);
+      llvm::json::Array Writes;
+      for (const FunctionSummary::MemberEffect::Write &W : E.Writes) {
+        llvm::json::Object Write{{"how", W.How}, {"at", toJSON(W.At)}};
+        if (W.Null)
+          Write["null"] = true;
+        Writes.push_back(std::move(Write));
+      }
+      M["writes"] = std::move(Writes);
+      Effects.push_back(std::move(M));
+    }
+    llvm::json::Array Calls;
+    for (const FunctionSummary::MemberEffectsFact::Call &C :
+         F.MemberEffects->Calls)
+      Calls.push_back(llvm::json::Object{{"usr", C.USR}, {"name", C.Name}});
+    O["memberEffects"] = llvm::json::Object{{"members", std::move(Effects)},
+                                            {"calls", std::move(Calls)}};
+  }
   llvm::json::Array Calls;
   for (const FunctionSummary::ExternalCall &C : F.Calls)
     Calls.push_back(llvm::json::Object{{"usr", C.USR},
@@ -231,6 +257,44 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::LengthParam &L,
          M.map("made", L.Made) && M.map("rows", L.Rows);
 }
 
+bool fromJSON(const llvm::json::Value &V,
+              FunctionSummary::MemberEffect::Write &W, llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("how", W.How) && M.map("at", W.At) &&
+         M.mapOptional("null", W.Null);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberEffect &E,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  int64_t Reads = 0, Moved = 0;
+  if (!M || !M.map("member", E.Member) || !M.map("name", E.Name) ||
+      !M.mapOptional("registered", E.Registered) ||
+      !M.map("writes", E.Writes) || !M.map("reads", Reads) ||
+      !M.map("movedReads", Moved))
+    return false;
+  if (Reads < 0 || Moved < 0 || Moved > Reads || Reads > UINT32_MAX) {
+    Path.report("read counts out of range");
+    return false;
+  }
+  E.Reads = static_cast<unsigned>(Reads);
+  E.MovedReads = static_cast<unsigned>(Moved);
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &V,
+              FunctionSummary::MemberEffectsFact::Call &C,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("usr", C.USR) && M.map("name", C.Name);
+}
+
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberEffectsFact &E,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper M(V, Path);
+  return M && M.map("members", E.Members) && M.map("calls", E.Calls);
+}
+
 namespace {
 /// Whether \p V is an object of this format's version.
 bool ofThisVersion(const llvm::json::Value &V, llvm::json::Path Path) {
@@ -256,6 +320,7 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary &F,
          M.mapOptional("keptDevices", F.KeptDevices) &&
          M.mapOptional("memberDeviceWork", F.MemberDeviceWork) &&
          M.mapOptional("lengthParams", F.LengthParams) &&
+         M.mapOptional("memberEffects", F.MemberEffects) &&
          M.mapOptional("calls", F.Calls);
 }
 

@@ -11,7 +11,9 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <functional>
 
@@ -192,6 +194,26 @@ static bool isContainerMutator(const CXXMethodDecl *MD) {
          hasOpFact(MD->getName(), op::AnyMember, op::ContainerInsert);
 }
 
+llvm::StringRef memberWriteWords(MemberWrite::Kind How) {
+  switch (How) {
+  case MemberWrite::DefaultMemberInit:
+  case MemberWrite::ConstructorInit:
+    return "initialised";
+  case MemberWrite::Assignment:
+    return "assigned";
+  case MemberWrite::ContainerFill:
+    return "filled";
+  }
+  return "assigned";
+}
+
+/// The reads of members of `this` in \p FD's body and initialisers (not
+/// counting plain assignments to them), and the reads that move the member
+/// to another tensor's device first, added to \p Counts.
+static void countReads(
+    const FunctionDecl *FD,
+    llvm::DenseMap<const FieldDecl *, std::pair<unsigned, unsigned>> &Counts);
+
 namespace {
 
 /// Walks the building code of one module class and records facts.
@@ -211,9 +233,10 @@ public:
     Worklist.push_back(FD);
   }
 
-  /// Runs the walk; false when some building code is not in this TU.
+  /// Runs the walk; false when some building code is not in this TU
+  /// (missing() says which).
   bool run(llvm::SmallVectorImpl<const FunctionDecl *> &Walked) {
-    while (!Worklist.empty() && Complete) {
+    while (!Worklist.empty()) {
       const FunctionDecl *FD = Worklist.front();
       Worklist.erase(Worklist.begin());
       Walked.push_back(FD);
@@ -227,8 +250,12 @@ public:
     }
     Current = nullptr;
     resolveAliases();
-    return Complete;
+    return Missing.empty();
   }
+
+  /// The member functions called from building code that have no body in
+  /// this TU, in the order met.
+  llvm::ArrayRef<const FunctionDecl *> missing() const { return Missing; }
 
   void visitDefaultMemberInitializer(const FieldDecl *FD) {
     const Expr *Init = FD->getInClassInitializer();
@@ -413,8 +440,9 @@ private:
       return;
     const FunctionDecl *Def = nullptr;
     if (!MD->hasBody(Def)) {
-      if (!MD->isDefaulted() && !MD->isDeleted())
-        Complete = false;
+      if (!MD->isDefaulted() && !MD->isDeleted() &&
+          !llvm::is_contained(Missing, MD))
+        Missing.push_back(MD);
       return;
     }
     walk(Def);
@@ -471,7 +499,7 @@ private:
     const Expr *Site;
   };
   llvm::SmallVector<Alias, 4> Aliases;
-  bool Complete = true;
+  llvm::SmallVector<const FunctionDecl *, 2> Missing;
 };
 
 /// Assignments of registered members in a member function that is not
@@ -521,27 +549,226 @@ private:
 
 } // namespace
 
-bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
-  Members.clear();
-  Walked.clear();
-  if (!RD || !RD->hasDefinition())
-    return false;
-  RD = RD->getDefinition();
+/// The tensor and submodule members of \p RD, in declaration order.
+static void
+classifyMembers(const CXXRecordDecl *RD,
+                llvm::MapVector<const FieldDecl *, MemberFacts> &Members) {
   for (const FieldDecl *FD : RD->fields()) {
     const MemberClass C = classifyMemberType(FD->getType());
     if (C.K == MemberClass::None)
       continue;
     Members[FD].Class = C;
   }
+}
+
+/// The kind of a write as memberWriteWords says it.
+static MemberWrite::Kind writeKindOf(llvm::StringRef Words) {
+  if (Words == memberWriteWords(MemberWrite::ConstructorInit))
+    return MemberWrite::ConstructorInit;
+  if (Words == memberWriteWords(MemberWrite::ContainerFill))
+    return MemberWrite::ContainerFill;
+  return MemberWrite::Assignment;
+}
+
+/// The data members of \p RD and of its bases, by USR.
+static void fieldsByUSR(const CXXRecordDecl *RD, unsigned Depth,
+                        llvm::StringMap<const FieldDecl *> &Out) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD || Depth > limits::HierarchyDepth)
+    return;
+  for (const FieldDecl *FD : RD->fields()) {
+    const std::string USR = usrOf(FD);
+    if (!USR.empty())
+      Out.try_emplace(USR, FD);
+  }
+  for (const CXXBaseSpecifier &B : RD->bases())
+    fieldsByUSR(B.getType()->getAsCXXRecordDecl(), Depth + 1, Out);
+}
+
+/// A method of \p RD or of its bases whose USR is \p USR, else null.
+static const CXXMethodDecl *methodByUSR(const CXXRecordDecl *RD,
+                                        llvm::StringRef USR, unsigned Depth) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD || Depth > limits::HierarchyDepth)
+    return nullptr;
+  for (const CXXMethodDecl *MD : RD->methods())
+    if (usrOf(MD) == USR)
+      return MD;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXMethodDecl *MD =
+            methodByUSR(B.getType()->getAsCXXRecordDecl(), USR, Depth + 1))
+      return MD;
+  return nullptr;
+}
+
+/// Whether this translation unit can report \p RD's members: its main file
+/// holds the class or a member function of it. Only such a unit asks the
+/// project's summaries about the class; every file that includes the
+/// class's header would otherwise be analysed again for findings that the
+/// files with the building code report.
+static bool reportableHere(const CXXRecordDecl *RD) {
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  auto InMainFile = [&](const Decl *D) {
+    const SourceLocation L = D->getLocation();
+    return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
+  };
+  return InMainFile(RD) ||
+         llvm::any_of(RD->methods(), [&](const CXXMethodDecl *MD) {
+           const FunctionDecl *Def = nullptr;
+           return MD->hasBody(Def) && InMainFile(Def);
+         });
+}
+
+/// The reads of \p RD's members in its methods of other files, from their
+/// summaries (\p Read holds those already read), added to \p Members;
+/// with \p Unknown, a method without one makes every member's reads
+/// unknown.
+static void readsElsewhere(
+    const CXXRecordDecl *RD,
+    llvm::ArrayRef<std::pair<const FunctionDecl *, FunctionSummary>> Read,
+    llvm::MapVector<const FieldDecl *, MemberFacts> &Members, bool Unknown) {
+  llvm::StringMap<const FieldDecl *> Fields;
+  fieldsByUSR(RD, 0, Fields);
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    if (MD->isStatic() || MD->isImplicit() || MD->isPureVirtual() ||
+        MD->isDefaulted() || MD->isDeleted() || MD->hasBody() ||
+        isa<CXXDestructorDecl>(MD))
+      continue;
+    std::optional<FunctionSummary> S;
+    const auto *Known =
+        llvm::find_if(Read, [&](const auto &R) { return R.first == MD; });
+    if (Known != Read.end())
+      S = Known->second;
+    else if (isDeclaredElsewhere(MD))
+      S = ProjectSummaries::instance().lookup(MD, SummaryFact::MemberEffects);
+    if (!S) {
+      if (Unknown)
+        for (auto &[Field, F] : Members)
+          F.ReadsUnknown = true;
+      continue;
+    }
+    for (const FunctionSummary::MemberEffect &E : S->MemberEffects->Members) {
+      auto *It = Members.find(Fields.lookup(E.Member));
+      if (It == Members.end())
+        continue;
+      It->second.ReadsElsewhere += E.Reads;
+      It->second.MovedReadsElsewhere += E.MovedReads;
+    }
+  }
+}
+
+/// The building functions \p Missing of \p RD, which have no body here,
+/// read from the project's summaries into \p Members: the members each
+/// registers and writes; the member functions it calls that have a body
+/// here are walked (\p Walker), those that have none read the same way.
+/// False when one of them has no summary (or too many are needed), or when
+/// this translation unit cannot report the class (reportableHere).
+static bool
+readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
+              llvm::SmallVectorImpl<const FunctionDecl *> &Walked,
+              llvm::ArrayRef<const FunctionDecl *> Missing,
+              llvm::MapVector<const FieldDecl *, MemberFacts> &Members) {
+  if (!reportableHere(RD))
+    return false;
+  ProjectSummaries &Project = ProjectSummaries::instance();
+  llvm::SmallVector<const FunctionDecl *, 4> Queue(Missing.begin(),
+                                                   Missing.end());
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Queued(Missing.begin(),
+                                                    Missing.end());
+  std::vector<std::pair<const FunctionDecl *, FunctionSummary>> Read;
+  // Every question is asked, so that a second analysis has every answer.
+  bool All = true;
+  for (size_t Next = 0; Next < Queue.size(); ++Next) {
+    if (Next >= limits::SummarisedBuilders) {
+      All = false;
+      break;
+    }
+    const FunctionDecl *FD = Queue[Next];
+    std::optional<FunctionSummary> S;
+    if (isDeclaredElsewhere(FD))
+      S = Project.lookup(FD, SummaryFact::MemberEffects);
+    if (!S) {
+      All = false;
+      continue;
+    }
+    for (const FunctionSummary::MemberEffectsFact::Call &C :
+         S->MemberEffects->Calls) {
+      const CXXMethodDecl *Callee = methodByUSR(RD, C.USR, 0);
+      const FunctionDecl *Def = nullptr;
+      if (!Callee)
+        All = false;
+      else if (Callee->hasBody(Def))
+        Walker.walk(Def);
+      else if (Queued.insert(Callee).second)
+        Queue.push_back(Callee);
+    }
+    Read.emplace_back(FD, std::move(*S));
+    if (!Walker.run(Walked))
+      for (const FunctionDecl *M : Walker.missing())
+        if (Queued.insert(M).second)
+          Queue.push_back(M);
+  }
+  if (!All)
+    return false;
+  llvm::StringMap<const FieldDecl *> Fields;
+  fieldsByUSR(RD, 0, Fields);
+  for (const auto &[FD, S] : Read)
+    for (const FunctionSummary::MemberEffect &E : S.MemberEffects->Members) {
+      const FieldDecl *Field = Fields.lookup(E.Member);
+      if (!Field)
+        continue;
+      auto *It = Members.find(Field);
+      if (It == Members.end()) {
+        if (!E.Registered)
+          continue;
+        const MemberClass C = classifyMemberType(Field->getType());
+        if (C.K == MemberClass::None)
+          continue;
+        It = Members.insert({Field, MemberFacts{}}).first;
+        It->second.Class = C;
+      }
+      MemberFacts &F = It->second;
+      if (E.Registered && !F.Registered) {
+        F.Registered = true;
+        F.RegisteredElsewhere = *E.Registered;
+      }
+      // Writes are tracked for this class's own members.
+      if (Field->getParent() != RD)
+        continue;
+      for (const FunctionSummary::MemberEffect::Write &W : E.Writes) {
+        MemberWrite MW;
+        MW.How = writeKindOf(W.How);
+        MW.Function = FD;
+        MW.IsNull = W.Null;
+        MW.Elsewhere = W.At;
+        F.Writes.push_back(std::move(MW));
+      }
+    }
+  for (auto &[Field, F] : Members)
+    for (const auto &[FD, S] : Read)
+      F.BuiltElsewhere.emplace_back(S.Name, S.Defined);
+  readsElsewhere(RD, Read, Members, /*Unknown=*/true);
+  return true;
+}
+
+bool ModuleRegistration::analyze(const CXXRecordDecl *RD,
+                                 bool FollowSummaries) {
+  Members.clear();
+  Walked.clear();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  classifyMembers(RD, Members);
 
   BuildingCodeWalker Walker(RD, Members);
-  bool Complete = true;
+  // Building functions without a body here.
+  llvm::SmallVector<const FunctionDecl *, 2> Missing;
   for (const CXXConstructorDecl *Ctor : RD->ctors()) {
     if (Ctor->isImplicit() || Ctor->isDeleted() || Ctor->isDefaulted())
       continue;
     const FunctionDecl *Def = nullptr;
     if (!Ctor->hasBody(Def)) {
-      Complete = false;
+      Missing.push_back(Ctor);
       continue;
     }
     Walker.walk(Def);
@@ -553,17 +780,31 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
     const FunctionDecl *Def = nullptr;
     if (!MD->hasBody(Def)) {
       if (!MD->isPureVirtual())
-        Complete = false;
+        Missing.push_back(MD);
       continue;
     }
     Walker.walk(Def);
   }
-  if (!Complete)
+  if (!Missing.empty() && !FollowSummaries)
     return false;
   for (const FieldDecl *FD : RD->fields())
     if (Members.count(FD))
       Walker.visitDefaultMemberInitializer(FD);
-  const bool Ran = Walker.run(Walked);
+  if (!Walker.run(Walked)) {
+    if (!FollowSummaries)
+      return false;
+    for (const FunctionDecl *FD : Walker.missing())
+      if (!llvm::is_contained(Missing, FD))
+        Missing.push_back(FD);
+  }
+  if (!Missing.empty()) {
+    if (!readSummaries(RD, Walker, Walked, Missing, Members))
+      return false;
+  } else if (FollowSummaries && reportableHere(RD)) {
+    // All the building code is here; the reads of the methods of other
+    // files that the project knows count too.
+    readsElsewhere(RD, {}, Members, /*Unknown=*/false);
+  }
   // The other member functions: where a registered member is replaced.
   for (const CXXMethodDecl *MD : RD->methods()) {
     const FunctionDecl *Def = nullptr;
@@ -572,7 +813,35 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD) {
       continue;
     LaterWriteWalker(Members, Def).TraverseStmt(Def->getBody());
   }
-  return Ran;
+  return true;
+}
+
+std::optional<MethodMemberEffects> memberEffects(const CXXMethodDecl *MD) {
+  const FunctionDecl *Def = nullptr;
+  if (!MD || MD->isStatic() || isa<CXXDestructorDecl>(MD) || !MD->hasBody(Def))
+    return std::nullopt;
+  const CXXRecordDecl *RD = MD->getParent();
+  if (!RD || !RD->hasDefinition() || !isModuleClass(RD))
+    return std::nullopt;
+  RD = RD->getDefinition();
+  llvm::MapVector<const FieldDecl *, MemberFacts> All;
+  classifyMembers(RD, All);
+  BuildingCodeWalker Walker(RD, All);
+  Walker.walk(Def);
+  llvm::SmallVector<const FunctionDecl *, 4> Walked;
+  MethodMemberEffects Out;
+  if (!Walker.run(Walked))
+    for (const FunctionDecl *FD : Walker.missing())
+      Out.Calls.push_back(cast<CXXMethodDecl>(FD));
+  for (auto &[Field, Facts] : All)
+    if (Facts.Registered || !Facts.Writes.empty())
+      Out.Members.insert({Field, std::move(Facts)});
+  llvm::DenseMap<const FieldDecl *, std::pair<unsigned, unsigned>> Counts;
+  countReads(Def, Counts);
+  for (const FieldDecl *Field : RD->fields())
+    if (auto It = Counts.find(Field); It != Counts.end() && All.count(Field))
+      Out.Reads.insert({Field, It->second});
+  return Out;
 }
 
 //===----------------------------------------------------------------------===//
@@ -643,10 +912,9 @@ static bool isDeviceOfTensor(const Expr *Arg) {
   return Found;
 }
 
-void MemberUses::build() {
-  if (Built)
-    return;
-  Built = true;
+static void countReads(
+    const FunctionDecl *FD,
+    llvm::DenseMap<const FieldDecl *, std::pair<unsigned, unsigned>> &Counts) {
   llvm::DenseSet<const MemberExpr *> Written, Moved;
   auto Visit = [&](const Stmt *S) {
     // `m = value`: a write, not a read.
@@ -682,13 +950,19 @@ void MemberUses::build() {
   };
   // Pre-order: the assignment and the `.to` call are seen before the member
   // expressions inside them.
-  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->isWritten())
-          forEachOwnStmt(Init->getInit(), Visit);
-    forEachOwnStmt(FD->getBody(), Visit);
-  });
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        forEachOwnStmt(Init->getInit(), Visit);
+  forEachOwnStmt(FD->getBody(), Visit);
+}
+
+void MemberUses::build() {
+  if (Built)
+    return;
+  Built = true;
+  forEachUserFunction(Ctx,
+                      [&](const FunctionDecl *FD) { countReads(FD, Counts); });
 }
 
 unsigned MemberUses::reads(const FieldDecl *Field) {
@@ -700,6 +974,18 @@ bool MemberUses::onlyMovedToAnotherDevice(const FieldDecl *Field) {
   build();
   auto C = Counts.lookup(Field);
   return C.first > 0 && C.first == C.second;
+}
+
+unsigned MemberUses::reads(const FieldDecl *Field, const MemberFacts &Facts) {
+  return reads(Field) + Facts.ReadsElsewhere;
+}
+
+bool MemberUses::onlyMovedToAnotherDevice(const FieldDecl *Field,
+                                          const MemberFacts &Facts) {
+  build();
+  auto C = Counts.lookup(Field);
+  const unsigned Reads = C.first + Facts.ReadsElsewhere;
+  return Reads > 0 && Reads == C.second + Facts.MovedReadsElsewhere;
 }
 
 //===----------------------------------------------------------------------===//

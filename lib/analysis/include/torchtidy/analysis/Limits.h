@@ -73,6 +73,13 @@ constexpr unsigned SummaryCallDepth = 4;
 /// Calls followed from one translation unit into another when the
 /// project's summaries are linked.
 constexpr unsigned SummaryLinkDepth = 4;
+/// The writes of one member a summary's `memberEffects` keeps (the notes of
+/// a finding name them; the first non-null one decides).
+constexpr unsigned SummarisedWrites = 4;
+/// The building functions of other files one class's analysis reads from
+/// their summaries (Registration.h): constructors, reset() and the member
+/// functions they call.
+constexpr unsigned SummarisedBuilders = 16;
 
 } // namespace torchtidy::limits
 

@@ -9,7 +9,7 @@
 // evidence, never an AST; a check that finds no summary behaves as it does
 // without a project run (say nothing rather than guess).
 //
-// Summaries of this version hold nine facts: the CUDA work a function does
+// Summaries of this version hold ten facts: the CUDA work a function does
 // (CudaWork.h), and the CUDA work it does on a CUDA device for sure
 // (CudaErrorRecovery.h's evidence), in its own body, through the functions
 // of its translation unit it calls, or through functions of other
@@ -24,7 +24,9 @@
 // member holds a CUDA device (CudaWork.h's keptDevices and
 // CudaErrorRecovery.h's memberWork), and the parameters whose length is
 // the length of an index into a table of fixed rows (IndexRanges.h's
-// lengthParams), these seven from its own translation unit only.
+// lengthParams), and, for a method of a module class, what it does to the
+// tensor and submodule members of its object (Registration.h's
+// memberEffects), these eight from its own translation unit only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +50,7 @@ namespace torchtidy {
 
 /// The version of the summaries' format. Text of another version is
 /// refused when read (fromJSON fails), never half understood.
-constexpr unsigned SummaryFormatVersion = 6;
+constexpr unsigned SummaryFormatVersion = 7;
 
 /// A place in a file of the project. Not a SourceLocation: the file need
 /// not be part of the translation unit that reads the summary.
@@ -185,12 +187,44 @@ struct FunctionSummary {
     SummaryRows Rows;
   };
   std::vector<LengthParam> LengthParams;
+  /// A method or constructor of a module class (torch::nn::Module): what it
+  /// does to each tensor or submodule member of its object that it
+  /// registers, writes or reads (Registration.h's memberEffects), so that a
+  /// file whose building code calls it, or that declares the class, can
+  /// tell the members it leaves unregistered (libtorch-unregistered-buffer
+  /// and -submodule). Registrations and writes are its own and those of the
+  /// member functions of its translation unit it calls on `this`; reads
+  /// are its own body's. The member functions it calls on `this` that have
+  /// no body in its translation unit are listed (USR and name): what they
+  /// do is in their own summaries, or in the reader's translation unit.
+  struct MemberEffect {
+    std::string Member; ///< USR
+    std::string Name;   ///< as declared: "w"
+    /// The register_* call that registers it, when one does.
+    std::optional<SourcePlace> Registered;
+    struct Write {
+      std::string How; ///< "initialised", "assigned", "filled"
+      SourcePlace At;
+      bool Null = false; ///< `nullptr`: an empty holder or shared_ptr
+    };
+    std::vector<Write> Writes;
+    unsigned Reads = 0, MovedReads = 0;
+  };
+  struct MemberEffectsFact {
+    std::vector<MemberEffect> Members;
+    struct Call {
+      std::string USR, Name;
+    };
+    std::vector<Call> Calls;
+  };
+  std::optional<MemberEffectsFact> MemberEffects;
 
   /// Whether the summary has a fact a check can use.
   bool saysSomething() const {
     return CudaWork || DefiniteCudaWork || OutsideValues ||
            !LaunchedParams.empty() || !IndexedParams.empty() || CudaDevice ||
-           !KeptDevices.empty() || MemberDeviceWork || !LengthParams.empty();
+           !KeptDevices.empty() || MemberDeviceWork || !LengthParams.empty() ||
+           MemberEffects;
   }
 
   /// A call to a function that its translation unit declares but does not
@@ -214,7 +248,8 @@ enum class SummaryFact {
   CudaDevice,
   KeptDevices,
   MemberDeviceWork,
-  LengthParams
+  LengthParams,
+  MemberEffects
 };
 /// Every fact, for loops over them.
 inline constexpr SummaryFact AllSummaryFacts[] = {
@@ -222,15 +257,16 @@ inline constexpr SummaryFact AllSummaryFacts[] = {
     SummaryFact::OutsideValues, SummaryFact::LaunchedParams,
     SummaryFact::IndexedParams, SummaryFact::CudaDevice,
     SummaryFact::KeptDevices,   SummaryFact::MemberDeviceWork,
-    SummaryFact::LengthParams};
+    SummaryFact::LengthParams,  SummaryFact::MemberEffects};
 /// The fact's name in the format ("cudaWork", "definiteCudaWork",
 /// "outsideValues", "launchedParams", "indexedParams", "cudaDevice",
-/// "keptDevices", "memberDeviceWork", "lengthParams").
+/// "keptDevices", "memberDeviceWork", "lengthParams", "memberEffects").
 llvm::StringRef factName(SummaryFact Fact);
 /// Whether \p F holds \p Fact.
 bool hasFact(const FunctionSummary &F, SummaryFact Fact);
 /// \p F's \p Fact, null when it holds none or the fact is a list
-/// (LaunchedParams, IndexedParams, KeptDevices, LengthParams);
+/// (LaunchedParams, IndexedParams, KeptDevices, LengthParams,
+/// MemberEffects);
 /// MemberDeviceWork's work.
 const FunctionSummary::Fact *factOf(const FunctionSummary &F, SummaryFact Fact);
 
@@ -274,6 +310,14 @@ bool fromJSON(const llvm::json::Value &V, SummaryRows::FromConstructor &C,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, SummaryRows &R, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary::LengthParam &L,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V,
+              FunctionSummary::MemberEffect::Write &W, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberEffect &E,
+              llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V,
+              FunctionSummary::MemberEffectsFact::Call &C, llvm::json::Path);
+bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberEffectsFact &E,
               llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, FunctionSummary &F, llvm::json::Path);
 bool fromJSON(const llvm::json::Value &V, TranslationUnitSummary &S,

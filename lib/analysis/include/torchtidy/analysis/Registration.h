@@ -10,11 +10,16 @@
 // or when it is assigned from a variable that is passed to one of them (the
 // two share the TensorImpl or the module Impl).
 //
+// A building function defined in another translation unit is read from the
+// project's summary of it (ProjectSummaries.h, `memberEffects`), which the
+// translation unit that defines it writes with memberEffects() below.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TORCHTIDY_ANALYSIS_REGISTRATION_H
 #define TORCHTIDY_ANALYSIS_REGISTRATION_H
 
+#include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -22,6 +27,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace torchtidy {
 
@@ -45,7 +54,15 @@ struct MemberWrite {
   bool IsTopLevelAssignment = false;
   /// The value is `nullptr` (an empty holder or shared_ptr).
   bool IsNull = false;
+  /// A write in a function of another file, which the project's summary
+  /// of \c Function (declared here, defined there) gives: where it is.
+  /// \c Site and \c Value are null.
+  std::optional<SourcePlace> Elsewhere;
 };
+
+/// How \p How writes, as the notes say it: "initialised", "assigned",
+/// "filled".
+llvm::StringRef memberWriteWords(MemberWrite::Kind How);
 
 /// What the building code of a module does with one member.
 struct MemberFacts {
@@ -62,6 +79,19 @@ struct MemberFacts {
   /// in source order: a new tensor or module stored there replaces the
   /// registered one as surely as in the building code.
   llvm::SmallVector<MemberWrite, 1> LaterWrites;
+  /// Where a building function of another file registers it (its
+  /// summary's place), when that is where.
+  std::optional<SourcePlace> RegisteredElsewhere;
+  /// Reads (and reads moved to another tensor's device first) in the
+  /// class's methods of other files, from their summaries (with
+  /// FollowSummaries); ReadsUnknown when the facts rest on building code of
+  /// another file and one of those methods has no summary, so that its
+  /// reads cannot be counted (no use can then show the member harmless).
+  unsigned ReadsElsewhere = 0, MovedReadsElsewhere = 0;
+  bool ReadsUnknown = false;
+  /// The building functions of other files that the analysis read from
+  /// their summaries: each one's qualified name and where it is defined.
+  std::vector<std::pair<std::string, SourcePlace>> BuiltElsewhere;
 };
 
 /// The registration facts of every tensor and submodule member of one
@@ -71,8 +101,12 @@ public:
   /// Analyses \p RD. Returns false, and knows nothing, when the code that
   /// would prove a member registered is not in this translation unit: a
   /// user-declared constructor, `reset()` or a member function they call that
-  /// has no body here.
-  bool analyze(const clang::CXXRecordDecl *RD);
+  /// has no body here. With \p FollowSummaries, such a function is read
+  /// from the project's summary of it instead (its `memberEffects`), when
+  /// this translation unit can report the class: the class, or building
+  /// code of it, is in the main file (a file that merely includes the
+  /// class's header asks nothing); false when one of them has none.
+  bool analyze(const clang::CXXRecordDecl *RD, bool FollowSummaries = false);
 
   /// Facts about each tensor or submodule member, in declaration order.
   /// Members of bases are included when this class's building code
@@ -91,6 +125,28 @@ private:
   llvm::MapVector<const clang::FieldDecl *, MemberFacts> Members;
   llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
 };
+
+/// What one method (or constructor) of a module class does to the tensor
+/// and submodule members of its object, as its translation unit shows it:
+/// the members it registers and writes, in its body and in the member
+/// functions of its translation unit it calls on `this` (as the building
+/// code is walked), and the members it reads in its own body.
+struct MethodMemberEffects {
+  /// The members it registers or writes (the class's own, and those of
+  /// bases it registers), in the order met; no default member initialiser.
+  llvm::MapVector<const clang::FieldDecl *, MemberFacts> Members;
+  /// Reads, and reads moved to another tensor's device first (MemberUses'
+  /// notions), in its own body and initialisers.
+  llvm::MapVector<const clang::FieldDecl *, std::pair<unsigned, unsigned>>
+      Reads;
+  /// The member functions it calls on `this` (through those it walks) that
+  /// have no body here: what they do is elsewhere.
+  llvm::SmallVector<const clang::CXXMethodDecl *, 1> Calls;
+};
+/// \p MD's effects; std::nullopt when it has no body here or its class is
+/// not a module class.
+std::optional<MethodMemberEffects>
+memberEffects(const clang::CXXMethodDecl *MD);
 
 /// A write of a registered member that stores a new, unregistered value
 /// after its registration, in the same building function
@@ -138,6 +194,11 @@ public:
   unsigned reads(const clang::FieldDecl *Field);
   /// \p Field is read, and every read moves it to another tensor's device.
   bool onlyMovedToAnotherDevice(const clang::FieldDecl *Field);
+  /// The same two, counting also the reads in methods of other files that
+  /// \p Facts has from the project's summaries.
+  unsigned reads(const clang::FieldDecl *Field, const MemberFacts &Facts);
+  bool onlyMovedToAnotherDevice(const clang::FieldDecl *Field,
+                                const MemberFacts &Facts);
 
 private:
   void build();
