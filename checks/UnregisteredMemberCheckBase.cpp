@@ -137,7 +137,7 @@ void UnregisteredMemberCheckBase::onEndOfTranslationUnit() {
 
 const torchtidy::MemberWrite *UnregisteredMemberCheckBase::rewritableWrite(
     const torchtidy::MemberFacts &Facts) {
-  if (Facts.Class.InContainer)
+  if (Facts.Class.InContainer || Facts.Class.ByValue)
     return nullptr;
   const torchtidy::MemberWrite *Only = nullptr;
   for (const torchtidy::MemberWrite &W : Facts.Writes) {

@@ -58,6 +58,18 @@ void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,
                                         const CXXRecordDecl *Owner,
                                         const torchtidy::MemberFacts &Facts) {
   const SourceLocation At = reportLocation(Field, Facts);
+  if (Facts.Class.ByValue && !Facts.Class.InContainer) {
+    // register_module takes a shared_ptr or a holder: no fix-it rewrites a
+    // member held by value into one.
+    diag(At, "submodule %0 of module %1 is held by value and never "
+             "registered; the optimizer, module->to(device), torch::save and "
+             "eval() do not reach its parameters and state; register_module() "
+             "takes a std::shared_ptr or a module holder: hold it as one "
+             "(TORCH_MODULE) and assign it from register_module()")
+        << Field << Owner;
+    noteWrites(Field, Facts, At);
+    return;
+  }
   {
     auto Diag =
         diag(At,

@@ -120,3 +120,36 @@ struct Trainer {
   Trainer() { model = torch::nn::Linear(2, 2); }
   torch::nn::Linear model{nullptr};
 };
+
+// ---- Held by value ----------------------------------------------------------
+
+// A module of the user's held by value: register_module needs a shared_ptr
+// or a holder, and none is ever made of it. No fix-it.
+struct AttentionImpl : torch::nn::Module {
+  explicit AttentionImpl(int64_t d) {
+    proj = register_module("proj", torch::nn::Linear(d, d));
+  }
+  torch::nn::Linear proj{nullptr};
+};
+struct LayerImpl : torch::nn::Module {
+  explicit LayerImpl(int64_t d) : attention(d) {}
+  AttentionImpl attention;
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: submodule 'attention' of module 'LayerImpl' is held by value and never registered; the optimizer, module->to(device), torch::save and eval() do not reach its parameters and state; register_module() takes a std::shared_ptr or a module holder: hold it as one (TORCH_MODULE) and assign it from register_module() [libtorch-unregistered-submodule]
+  // CHECK-MESSAGES: :[[@LINE-3]]:35: note: 'attention' is initialised here, without registration
+  torch::nn::LinearImpl out{4, 4};
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: submodule 'out' of module 'LayerImpl' is held by value and never registered
+  // CHECK-MESSAGES: :[[@LINE-2]]:28: note: 'out' is initialised here, without registration
+};
+
+// Stateless by value: as harmless as a ReLU. In a plain class: not a module.
+struct ScaleImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * 2; }
+};
+struct ScaledImpl : torch::nn::Module {
+  ScaledImpl() {}
+  ScaleImpl scale;
+};
+struct Holder {
+  Holder() : attention(4) {}
+  AttentionImpl attention;
+};

@@ -302,6 +302,13 @@ MemberClass classifyMemberType(QualType T) {
     C.K = MemberClass::Submodule;
     C.Module = M;
     C.IsSharedPtr = true;
+    return C;
+  }
+  if (const CXXRecordDecl *M = T.getCanonicalType()->getAsCXXRecordDecl();
+      M && M->hasDefinition() && isModuleClass(M->getDefinition())) {
+    C.K = MemberClass::Submodule;
+    C.Module = M->getDefinition();
+    C.ByValue = true;
   }
   return C;
 }

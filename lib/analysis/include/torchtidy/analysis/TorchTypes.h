@@ -127,6 +127,10 @@ struct MemberClass {
   bool InContainer = false; ///< std::vector<Tensor>, std::vector<Linear>...
   bool IsOptional = false;  ///< c10::optional<Tensor>
   bool IsSharedPtr = false; ///< std::shared_ptr<XImpl> rather than a holder
+  /// A torch::nn::Module subclass held by value (`BlockImpl block;`):
+  /// register_module takes a shared_ptr or a holder, so it cannot be
+  /// registered as it is.
+  bool ByValue = false;
   const clang::CXXRecordDecl *Module = nullptr; ///< Submodule: its class
 };
 
