@@ -153,3 +153,12 @@ struct Holder {
   Holder() : attention(4) {}
   AttentionImpl attention;
 };
+
+// Registered as a copy: std::make_shared<M>(m) shares m's holders and
+// tensors, so the registered module's state is the member's.
+struct CopiedImpl : torch::nn::Module {
+  CopiedImpl() : attention(4) {
+    register_module("attention", std::make_shared<AttentionImpl>(attention));
+  }
+  AttentionImpl attention;
+};

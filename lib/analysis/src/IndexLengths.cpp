@@ -358,9 +358,7 @@ IndexRangeAnalysis::rowsAtCall(const FunctionDecl *FD, const CallExpr *Call,
              MakeShared && getSharedPtrModule(MakeShared->getType()) &&
              getSharedPtrModule(MakeShared->getType())->getCanonicalDecl() ==
                  Class->getCanonicalDecl()) {
-    const FunctionDecl *Callee = MakeShared->getDirectCallee();
-    if (Callee && Callee->getIdentifier() &&
-        Callee->getName() == "make_shared") {
+    if (callFacts(MakeShared) & op::MakesShared) {
       TakeArgs(MakeShared->arguments());
       Candidates.append(Class->ctor_begin(), Class->ctor_end());
     }

@@ -179,6 +179,15 @@ static const FieldDecl *fieldBehind(const Expr *E) {
       }
       return nullptr;
     }
+    // `std::make_shared<M>(m)` of a module held by value: the copy shares
+    // m's holders, and its parameters' and buffers' TensorImpls (a Module
+    // copies the handles), so registering it registers m's state.
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && (callFacts(Call) & op::MakesShared) &&
+        Call->getNumArgs() == 1) {
+      const FieldDecl *FD = thisField(Call->getArg(0));
+      return FD && classifyMemberType(FD->getType()).ByValue ? FD : nullptr;
+    }
     return nullptr;
   }
   return nullptr;
