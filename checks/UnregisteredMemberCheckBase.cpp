@@ -233,11 +233,11 @@ void UnregisteredMemberCheckBase::addReplaceFix(DiagnosticBuilder &Diag,
 SourceLocation UnregisteredMemberCheckBase::reportLocation(
     const FieldDecl *Field, const torchtidy::MemberFacts &Facts) {
   const SourceManager &SM = Field->getASTContext().getSourceManager();
-  if (SM.isInMainFile(SM.getExpansionLoc(Field->getLocation())))
+  if (torchtidy::isInMainFileExpansion(Field->getLocation(), SM))
     return Field->getLocation();
   for (const torchtidy::MemberWrite &W : Facts.Writes)
     if (!W.IsNull && W.Site &&
-        SM.isInMainFile(SM.getExpansionLoc(W.Site->getBeginLoc())))
+        torchtidy::isInMainFileExpansion(W.Site->getBeginLoc(), SM))
       return W.Site->getBeginLoc();
   return Field->getLocation();
 }
@@ -246,10 +246,7 @@ bool UnregisteredMemberCheckBase::reportedHere(
     const FieldDecl *Field, const CXXRecordDecl *Owner,
     const torchtidy::MemberFacts &Facts) {
   const SourceManager &SM = Field->getASTContext().getSourceManager();
-  auto InMainFile = [&](SourceLocation L) {
-    return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
-  };
-  if (InMainFile(reportLocation(Field, Facts)))
+  if (torchtidy::isInMainFileExpansion(reportLocation(Field, Facts), SM))
     return true;
   // The file with a write of it reports it there.
   for (const torchtidy::MemberWrite &W : Facts.Writes)
@@ -258,7 +255,8 @@ bool UnregisteredMemberCheckBase::reportedHere(
   // Written nowhere: the file that defines a constructor.
   return llvm::any_of(Owner->ctors(), [&](const CXXConstructorDecl *Ctor) {
     const FunctionDecl *Def = nullptr;
-    return Ctor->hasBody(Def) && InMainFile(Def->getLocation());
+    return Ctor->hasBody(Def) &&
+           torchtidy::isInMainFileExpansion(Def->getLocation(), SM);
   });
 }
 

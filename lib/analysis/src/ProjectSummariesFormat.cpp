@@ -8,6 +8,9 @@
 
 #include "torchtidy/analysis/ProjectSummaries.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace torchtidy {
 
 //===----------------------------------------------------------------------===//
@@ -155,6 +158,14 @@ llvm::json::Value toJSON(const LinkedSummaries &S) {
                             {"linked", arrayOf(S.Functions)}};
 }
 
+/// \p V as an unsigned number no greater than \p Max; none when it is
+/// negative or greater (the reader of a number reports it).
+static std::optional<unsigned> bounded(int64_t V, int64_t Max) {
+  if (V < 0 || V > Max)
+    return std::nullopt;
+  return static_cast<unsigned>(V);
+}
+
 bool fromJSON(const llvm::json::Value &V, SourcePlace &P,
               llvm::json::Path Path) {
   llvm::json::ObjectMapper M(V, Path);
@@ -162,12 +173,14 @@ bool fromJSON(const llvm::json::Value &V, SourcePlace &P,
   if (!M || !M.map("file", P.File) || !M.map("line", Line) ||
       !M.map("column", Column))
     return false;
-  if (Line < 0 || Column < 0 || Line > UINT32_MAX || Column > UINT32_MAX) {
+  const std::optional<unsigned> L = bounded(Line, UINT32_MAX),
+                                C = bounded(Column, UINT32_MAX);
+  if (!L || !C) {
     Path.report("a line or column out of range");
     return false;
   }
-  P.Line = static_cast<unsigned>(Line);
-  P.Column = static_cast<unsigned>(Column);
+  P.Line = *L;
+  P.Column = *C;
   return true;
 }
 
@@ -197,11 +210,12 @@ static bool paramIndex(const llvm::json::Value &V, unsigned &Param,
   int64_t Index = -1;
   if (!M || !M.map("param", Index))
     return false;
-  if (Index < 0 || Index > UINT16_MAX) {
+  const std::optional<unsigned> I = bounded(Index, UINT16_MAX);
+  if (!I) {
     Path.field("param").report("a parameter index out of range");
     return false;
   }
-  Param = static_cast<unsigned>(Index);
+  Param = *I;
   return true;
 }
 
@@ -273,12 +287,15 @@ bool fromJSON(const llvm::json::Value &V, FunctionSummary::MemberEffect &E,
       !M.map("writes", E.Writes) || !M.map("reads", Reads) ||
       !M.map("movedReads", Moved))
     return false;
-  if (Reads < 0 || Moved < 0 || Moved > Reads || Reads > UINT32_MAX) {
+  // A read that moves the member is a read: no more of them than reads.
+  const std::optional<unsigned> R = bounded(Reads, UINT32_MAX),
+                                Mv = bounded(Moved, Reads);
+  if (!R || !Mv) {
     Path.report("read counts out of range");
     return false;
   }
-  E.Reads = static_cast<unsigned>(Reads);
-  E.MovedReads = static_cast<unsigned>(Moved);
+  E.Reads = *R;
+  E.MovedReads = *Mv;
   return true;
 }
 

@@ -1,6 +1,7 @@
 //===--- Registration.cpp - Which module members are registered -----------===//
 
 #include "torchtidy/analysis/Registration.h"
+#include "RegistrationImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -15,9 +16,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <functional>
-
 using namespace clang;
+using torchtidy::registration::countReads;
+using torchtidy::registration::stripValue;
 
 namespace torchtidy {
 
@@ -56,9 +57,7 @@ bool isRegistrationCall(const Expr *E) {
   return false;
 }
 
-/// Looks through what does not change which object a value is: implicit
-/// conversions, temporaries, copies and moves, `std::move`.
-static const Expr *stripValue(const Expr *E) {
+const Expr *registration::stripValue(const Expr *E) {
   return peel::peel(E, peel::AsComputed | peel::FunctionalCasts |
                            peel::OneArgumentConstructions |
                            peel::PassThroughCalls | peel::SingleElementLists);
@@ -215,13 +214,6 @@ llvm::StringRef memberWriteWords(MemberWrite::Kind How) {
   }
   return "assigned";
 }
-
-/// The reads of members of `this` in \p FD's body and initialisers (not
-/// counting plain assignments to them), and the reads that move the member
-/// to another tensor's device first, added to \p Counts.
-static void countReads(
-    const FunctionDecl *FD,
-    llvm::DenseMap<const FieldDecl *, std::pair<unsigned, unsigned>> &Counts);
 
 namespace {
 
@@ -618,8 +610,7 @@ static const CXXMethodDecl *methodByUSR(const CXXRecordDecl *RD,
 static bool reportableHere(const CXXRecordDecl *RD) {
   const SourceManager &SM = RD->getASTContext().getSourceManager();
   auto InMainFile = [&](const Decl *D) {
-    const SourceLocation L = D->getLocation();
-    return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
+    return isInMainFileExpansion(D->getLocation(), SM);
   };
   return InMainFile(RD) ||
          llvm::any_of(RD->methods(), [&](const CXXMethodDecl *MD) {
@@ -628,16 +619,14 @@ static bool reportableHere(const CXXRecordDecl *RD) {
          });
 }
 
-/// The reads of \p RD's members in its methods of other files, from their
-/// summaries (\p Read holds those already read), added to \p Members;
-/// with \p Unknown, a method without one makes every member's reads
-/// unknown.
+/// The reads of \p RD's members (\p Fields: fieldsByUSR's map of RD) in its
+/// methods of other files, from their summaries (\p Read holds those
+/// already read), added to \p Members; with \p Unknown, a method without
+/// one makes every member's reads unknown.
 static void readsElsewhere(
-    const CXXRecordDecl *RD,
+    const CXXRecordDecl *RD, const llvm::StringMap<const FieldDecl *> &Fields,
     llvm::ArrayRef<std::pair<const FunctionDecl *, FunctionSummary>> Read,
     llvm::MapVector<const FieldDecl *, MemberFacts> &Members, bool Unknown) {
-  llvm::StringMap<const FieldDecl *> Fields;
-  fieldsByUSR(RD, 0, Fields);
   for (const CXXMethodDecl *MD : RD->methods()) {
     if (MD->isStatic() || MD->isImplicit() || MD->isPureVirtual() ||
         MD->isDefaulted() || MD->isDeleted() || MD->hasBody() ||
@@ -756,7 +745,7 @@ readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
   for (auto &[Field, F] : Members)
     for (const auto &[FD, S] : Read)
       F.BuiltElsewhere.emplace_back(S.Name, S.Defined);
-  readsElsewhere(RD, Read, Members, /*Unknown=*/true);
+  readsElsewhere(RD, Fields, Read, Members, /*Unknown=*/true);
   return true;
 }
 
@@ -812,7 +801,9 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD,
   } else if (FollowSummaries && reportableHere(RD)) {
     // All the building code is here; the reads of the methods of other
     // files that the project knows count too.
-    readsElsewhere(RD, {}, Members, /*Unknown=*/false);
+    llvm::StringMap<const FieldDecl *> Fields;
+    fieldsByUSR(RD, 0, Fields);
+    readsElsewhere(RD, Fields, {}, Members, /*Unknown=*/false);
   }
   // The other member functions: where a registered member is replaced.
   for (const CXXMethodDecl *MD : RD->methods()) {
@@ -851,285 +842,6 @@ std::optional<MethodMemberEffects> memberEffects(const CXXMethodDecl *MD) {
     if (auto It = Counts.find(Field); It != Counts.end() && All.count(Field))
       Out.Reads.insert({Field, It->second});
   return Out;
-}
-
-//===----------------------------------------------------------------------===//
-// MemberUses
-//===----------------------------------------------------------------------===//
-
-/// `this->m` or `m` of a data member.
-static const FieldDecl *memberOfThis(const Expr *E) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(E->IgnoreParenImpCasts());
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-    return nullptr;
-  return dyn_cast<FieldDecl>(ME->getMemberDecl());
-}
-
-/// The member expression \p E reads through ops that keep it the same
-/// tensor or take a part of it (`P`, `P.index({i})`, `P.slice(0, 0, n)`,
-/// `P[i]`), else null.
-static const MemberExpr *readMember(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    E = stripValue(E);
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return memberOfThis(ME) ? ME : nullptr;
-    const auto *Call = dyn_cast<CallExpr>(E);
-    if (!Call)
-      return nullptr;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-      if (Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
-        return nullptr;
-      E = Op->getArg(0);
-      continue;
-    }
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-    if (!MC || formOf(MC->getMethodDecl()) != op::Method)
-      return nullptr;
-    const op::FactSet Facts = callFacts(MC);
-    if (!(Facts & (op::ValuePreserving | op::Slices)) &&
-        !hasOpName(MC->getMethodDecl(), op::Named::index))
-      return nullptr;
-    E = MC->getImplicitObjectArgument();
-  }
-  return nullptr;
-}
-
-/// The argument of `.to(...)` names another tensor's device: `x.device()`,
-/// `x.options()`, `x` itself.
-static bool isDeviceOfTensor(const Expr *Arg) {
-  bool Found = false;
-  std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S,
-                                                         unsigned Depth) {
-    if (!S || Found || Depth > limits::PeeledWrappers)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      if (isTensorType(E->getType().getNonReferenceType()) &&
-          isa<DeclRefExpr, MemberExpr>(E->IgnoreParenImpCasts())) {
-        Found = true;
-        return;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(E))
-        if (callFacts(Call) & (op::DeviceOfTensor | op::OptionsOfTensor)) {
-          Found = true;
-          return;
-        }
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child, Depth + 1);
-  };
-  Walk(Arg, 0);
-  return Found;
-}
-
-static void countReads(
-    const FunctionDecl *FD,
-    llvm::DenseMap<const FieldDecl *, std::pair<unsigned, unsigned>> &Counts) {
-  llvm::DenseSet<const MemberExpr *> Written, Moved;
-  auto Visit = [&](const Stmt *S) {
-    // `m = value`: a write, not a read.
-    const Expr *LHS = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->getOpcode() == BO_Assign)
-      LHS = BO->getLHS();
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-      LHS = Op->getArg(0);
-    if (LHS)
-      if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
-        Written.insert(ME);
-    // `m.to(x.device())`: moved first.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
-      const MoveDestination Move = moveDestination(MC);
-      if ((Move.K == MoveDestination::Device ||
-           Move.K == MoveDestination::Options ||
-           Move.K == MoveDestination::Like) &&
-          formOf(MC->getMethodDecl()) == op::Method &&
-          isDeviceOfTensor(Move.Operand))
-        if (const MemberExpr *ME = readMember(MC->getImplicitObjectArgument()))
-          Moved.insert(ME);
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(S))
-      if (const FieldDecl *F = memberOfThis(ME))
-        if (!Written.count(ME)) {
-          auto &C = Counts[F];
-          ++C.first;
-          if (Moved.count(ME))
-            ++C.second;
-        }
-  };
-  // Pre-order: the assignment and the `.to` call are seen before the member
-  // expressions inside them.
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->isWritten())
-        forEachOwnStmt(Init->getInit(), Visit);
-  forEachOwnStmt(FD->getBody(), Visit);
-}
-
-void MemberUses::build() {
-  if (Built)
-    return;
-  Built = true;
-  forEachUserFunction(Ctx,
-                      [&](const FunctionDecl *FD) { countReads(FD, Counts); });
-}
-
-unsigned MemberUses::reads(const FieldDecl *Field) {
-  build();
-  return Counts.lookup(Field).first;
-}
-
-bool MemberUses::onlyMovedToAnotherDevice(const FieldDecl *Field) {
-  build();
-  auto C = Counts.lookup(Field);
-  return C.first > 0 && C.first == C.second;
-}
-
-unsigned MemberUses::reads(const FieldDecl *Field, const MemberFacts &Facts) {
-  return reads(Field) + Facts.ReadsElsewhere;
-}
-
-bool MemberUses::onlyMovedToAnotherDevice(const FieldDecl *Field,
-                                          const MemberFacts &Facts) {
-  build();
-  auto C = Counts.lookup(Field);
-  const unsigned Reads = C.first + Facts.ReadsElsewhere;
-  return Reads > 0 && Reads == C.second + Facts.MovedReadsElsewhere;
-}
-
-//===----------------------------------------------------------------------===//
-// User modules without state
-//===----------------------------------------------------------------------===//
-
-static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
-  RD = RD ? RD->getDefinition() : nullptr;
-  if (!RD || Depth > limits::HierarchyDepth)
-    return UserModuleState::NotVisible;
-  for (const FieldDecl *F : RD->fields())
-    if (classifyMemberType(F->getType()).K != MemberClass::None)
-      return UserModuleState::Stateful;
-  ModuleRegistration Reg;
-  if (!Reg.analyze(RD))
-    return UserModuleState::NotVisible;
-  // Any registration at all, stored in a member or not, and any test of
-  // the training mode in its methods.
-  bool Stateful = false;
-  bool ForwardSeen = false;
-  for (const CXXMethodDecl *MD : RD->methods()) {
-    const FunctionDecl *Def = nullptr;
-    const bool IsForward = hasOpName(MD, op::Named::forward);
-    if (!MD->hasBody(Def)) {
-      if (IsForward)
-        return UserModuleState::NotVisible;
-      continue;
-    }
-    ForwardSeen |= IsForward;
-    forEachOwnStmt(Def->getBody(), [&](const Stmt *S) {
-      const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call)
-        return;
-      if (isRegistrationCall(Call))
-        Stateful = true;
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        if (hasOpName(Callee, op::Named::is_training) &&
-            formOf(Callee) == op::ModuleBase)
-          Stateful = true;
-    });
-  }
-  if (Stateful)
-    return UserModuleState::Stateful;
-  if (!ForwardSeen)
-    return UserModuleState::NotVisible;
-  for (const CXXBaseSpecifier &B : RD->bases()) {
-    const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
-    if (!Base || isModuleBaseClass(Base))
-      continue;
-    // torch::nn::Cloneable<Self> adds clone() and no state.
-    if (isClass(Base, KnownClass::Cloneable))
-      continue;
-    const UserModuleState S = stateOf(Base, Depth + 1);
-    if (S != UserModuleState::Stateless)
-      return S;
-  }
-  return UserModuleState::Stateless;
-}
-
-UserModuleState userModuleState(const CXXRecordDecl *Impl) {
-  return stateOf(Impl, 0);
-}
-
-//===----------------------------------------------------------------------===//
-// Registered, then replaced
-//===----------------------------------------------------------------------===//
-
-/// The register_* call \p E is, or holds through conversions and copies.
-static const CallExpr *registrationIn(const Expr *E) {
-  for (unsigned I = 0; E && I < limits::PeeledWrappers; ++I) {
-    E = stripValue(E);
-    if (isRegistrationCall(E))
-      return cast<CallExpr>(E);
-    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
-    if (!MC)
-      return nullptr;
-    E = MC->getImplicitObjectArgument();
-  }
-  return nullptr;
-}
-
-/// \p W stores a new module or tensor, not a variable that may hold what
-/// was registered (`rms = layer;` after `register_module("rms", layer)`).
-static bool storesNewValue(const MemberWrite &W) {
-  const Expr *Stored = stripValue(W.Value);
-  return !(isa<DeclRefExpr, MemberExpr>(Stored) &&
-           classifyMemberType(Stored->getType().getNonReferenceType()).K !=
-               MemberClass::None);
-}
-
-ReplacedRegistration replacedAfterRegistration(const MemberFacts &Facts,
-                                               const ASTContext &Ctx) {
-  ReplacedRegistration R;
-  if (!Facts.Registered || Facts.Class.InContainer)
-    return R;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const MemberWrite &Reg : Facts.Writes) {
-    const CallExpr *Call = Reg.Value ? registrationIn(Reg.Value) : nullptr;
-
-    if (!Call || !Reg.Function)
-      continue;
-    for (const MemberWrite &W : Facts.Writes) {
-      if (&W == &Reg || W.IsNull || !W.Value || W.Function != Reg.Function ||
-          W.How != MemberWrite::Assignment || registrationIn(W.Value))
-        continue;
-      if (!storesNewValue(W))
-        continue;
-      if (!SM.isBeforeInTranslationUnit(Reg.Site->getBeginLoc(),
-                                        W.Site->getBeginLoc()))
-        continue;
-      R.Registration = Call;
-      R.Write = &W;
-      return R;
-    }
-  }
-  // Replaced in another member function: after the building code, whatever
-  // the order of the definitions.
-  const CallExpr *Registration =
-      Facts.RegisteredAt ? registrationIn(Facts.RegisteredAt) : nullptr;
-  for (const MemberWrite &Reg : Facts.Writes)
-    if (!Registration && Reg.Value)
-      Registration = registrationIn(Reg.Value);
-  if (!Registration)
-    return R;
-  for (const MemberWrite &W : Facts.LaterWrites) {
-    if (W.IsNull || !W.Value || registrationIn(W.Value))
-      continue;
-    if (!storesNewValue(W))
-      continue;
-    R.Registration = Registration;
-    R.Write = &W;
-    R.OutsideBuilding = true;
-    return R;
-  }
-  return R;
 }
 
 } // namespace torchtidy

@@ -22,6 +22,10 @@ bool isUserDecl(const Decl *D) {
          isUserCode(D->getLocation(), D->getASTContext().getSourceManager());
 }
 
+bool isInMainFileExpansion(SourceLocation Loc, const SourceManager &SM) {
+  return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+}
+
 namespace {
 
 class UserFunctionWalker : public RecursiveASTVisitor<UserFunctionWalker> {

@@ -30,6 +30,12 @@ bool isUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM);
 /// The declaration's location is user code.
 bool isUserDecl(const clang::Decl *D);
 
+/// \p Loc is valid and expands in the main file: where a finding of this
+/// translation unit can be reported (a macro's body written in a header
+/// and used here counts as here).
+bool isInMainFileExpansion(clang::SourceLocation Loc,
+                           const clang::SourceManager &SM);
+
 /// Calls \p Visit once for each function definition of user code in the
 /// translation unit (or in its traversal scope, when one is set): free
 /// functions, methods, those of local classes, lambdas' call operators, and
