@@ -12,7 +12,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -106,15 +105,14 @@ using namespace lifetime;
 // The function's statements and its CFG (PointerLifetimeImpl.h)
 //===----------------------------------------------------------------------===//
 
-void PointerLifetime::Impl::index(const Stmt *Root, const Stmt *Parent) {
-  llvm::SmallVector<std::pair<const Stmt *, const Stmt *>, 32> Stack;
-  Stack.push_back({Root, Parent});
+void PointerLifetime::Impl::index(const Stmt *Root) {
+  llvm::SmallVector<const Stmt *, 32> Stack;
+  Stack.push_back(Root);
   while (!Stack.empty()) {
-    auto [S, P] = Stack.pop_back_val();
+    const Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    if (P)
-      Parents[S] = P;
+    Indexed.insert(S);
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (rawDataObject(Call))
         RawCalls.push_back(Call);
@@ -123,16 +121,16 @@ void PointerLifetime::Impl::index(const Stmt *Root, const Stmt *Parent) {
     }
     if (const auto *L = dyn_cast<LambdaExpr>(S)) {
       for (const Expr *Init : L->capture_inits())
-        Stack.push_back({Init, S});
+        Stack.push_back(Init);
       continue;
     }
     for (const Stmt *Child : S->children())
-      Stack.push_back({Child, S});
+      Stack.push_back(Child);
   }
 }
 
 const Stmt *PointerLifetime::Impl::parent(const Stmt *S) const {
-  return Parents.lookup(S);
+  return Fn && Indexed.contains(S) ? Fn->parentOf(S) : nullptr;
 }
 
 const Stmt *PointerLifetime::Impl::statementOf(const Stmt *E) const {
@@ -165,11 +163,7 @@ bool PointerLifetime::Impl::isWriteOnly(const Expr *Ref) const {
   return false;
 }
 
-const CFG *PointerLifetime::Impl::cfg() {
-  if (!Fn)
-    Fn = FunctionContexts::of(Ctx).get(FD);
-  return Fn ? Fn->cfg() : nullptr;
-}
+const CFG *PointerLifetime::Impl::cfg() { return Fn ? Fn->cfg() : nullptr; }
 
 std::optional<Pos> PointerLifetime::Impl::position(const Stmt *S) {
   if (!cfg() || !S)

@@ -71,13 +71,14 @@ bool holdsTensors(const clang::CXXRecordDecl *RD);
 class PointerLifetime::Impl {
 public:
   Impl(const clang::FunctionDecl *FD, clang::ASTContext &Ctx)
-      : FD(FD), Ctx(Ctx), Body(FD->getBody()) {
-    index(Body, nullptr);
+      : FD(FD), Ctx(Ctx), Body(FD->getBody()),
+        Fn(FunctionContexts::of(Ctx).get(FD)) {
+    index(Body);
     if (const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(FD))
       for (const clang::CXXCtorInitializer *Init : Ctor->inits())
         if (Init->isWritten() && Init->getInit()) {
           InitRoots[Init->getInit()] = Init;
-          index(Init->getInit(), nullptr);
+          index(Init->getInit());
         }
   }
 
@@ -92,10 +93,14 @@ public:
 private:
   //===--- The function's statements ------------------------------------===//
 
-  /// Records parents (not into lambda bodies: functions of their own) and
-  /// collects the raw-pointer calls and the from_blob calls.
-  void index(const clang::Stmt *Root, const clang::Stmt *Parent);
+  /// Records the statements of the function (not those of lambda bodies:
+  /// functions of their own) and collects the raw-pointer calls and the
+  /// from_blob calls.
+  void index(const clang::Stmt *Root);
 
+  /// The parent of a statement of the function (the function context's
+  /// parent map); none for a root, or for a statement of a lambda's body,
+  /// where a climb stops.
   const clang::Stmt *parent(const clang::Stmt *S) const;
 
   /// The full-expression statement around \p E: the expression statement,
@@ -175,11 +180,12 @@ private:
   /// The buffer \p Owner (a container) is handed on: std::move'd or swapped.
   bool isHandedOn(const clang::VarDecl *Owner) const;
 
-  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  /// The statements index() walked: those parent() answers for.
+  llvm::DenseSet<const clang::Stmt *> Indexed;
   llvm::DenseMap<const clang::Stmt *, const clang::CXXCtorInitializer *>
       InitRoots;
   std::vector<const clang::CallExpr *> RawCalls;
-  /// The shared CFG and its maps, once asked for.
+  /// The shared CFG and its maps (built when first asked for).
   FunctionContext *Fn = nullptr;
 };
 

@@ -28,10 +28,9 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// The reads of members of `this` in \p FD's body and initialisers (not
 /// counting plain assignments to them), and the reads that move the member
 /// to another tensor's device first, added to \p Counts.
-void countReads(
-    const clang::FunctionDecl *FD,
-    llvm::DenseMap<const clang::FieldDecl *, std::pair<unsigned, unsigned>>
-        &Counts);
+void countReads(const clang::FunctionDecl *FD,
+                llvm::DenseMap<const clang::FieldDecl *,
+                               std::pair<unsigned, unsigned>> &Counts);
 
 } // namespace torchtidy::registration
 
