@@ -8,6 +8,7 @@
 
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -258,66 +259,107 @@ Quantity IndexRangeAnalysis::Impl::constructedDim(const FunctionDecl *FD,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return {};
-  if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
-    return constructedDim(FD, Call->getArg(1), Dim);
-  const op::FactSet Facts = callFacts(Call);
-  const op::Form Form = formOf(Call->getDirectCallee());
-  if (Facts & (op::MovesToCuda | op::MovesToCpu | op::MovesToArgument |
-               op::KeepsShape | op::ElementWise)) {
-    if (Form == op::Method)
-      return constructedDim(FD, argAt(Call, 0), Dim);
-    if (Facts & op::ElementWise)
-      return constructedDim(FD, argAt(Call, 0), Dim);
-    return {};
-  }
-  // Arithmetic with one tensor operand keeps its shape: `1 - betas`.
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-    if (Op->getNumArgs() == 2 &&
-        (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus ||
-         Op->getOperator() == OO_Star || Op->getOperator() == OO_Slash)) {
-      const bool T0 = isTensorType(Op->getArg(0)->getType());
-      const bool T1 = isTensorType(Op->getArg(1)->getType());
-      if (T0 != T1)
-        return constructedDim(FD, Op->getArg(T0 ? 0 : 1), Dim);
-    }
-    return {};
-  }
-  if (Form != op::Aten)
-    return {};
-  if (Facts & op::IntervalArange) {
-    if (Dim != 0 && Dim != -1)
-      return {};
-    const unsigned N = writtenArgs(Call);
-    const Expr *End = numericArgs(Call) >= 2 ? argAt(Call, 1) : argAt(Call, 0);
-    const Expr *Start = numericArgs(Call) >= 2 ? argAt(Call, 0) : nullptr;
-    (void)N;
-    Quantity Q = quantityOf(FD, End);
-    if (Start) {
-      int64_t S = 0;
-      if (!evaluateInt(Start, Ctx, S))
-        return {};
-      if (Q.known())
-        Q.Offset -= S;
-    }
-    return Q;
-  }
-  if (hasOpName(Call->getDirectCallee(),
-                {op::Named::linspace, op::Named::logspace})) {
-    if (Dim != 0 && Dim != -1)
-      return {};
-    return quantityOf(FD, argAt(Call, 2));
-  }
-  if (Facts & (op::Factory | op::FillsValue)) {
-    // zeros({a, b}), full({a, b}, v), randn({a, b}): sizes first.
-    llvm::SmallVector<const Expr *, 4> Sizes = listElements(argAt(Call, 0));
-    if (Sizes.empty())
-      return {};
-    const int64_t D = Dim < 0 ? static_cast<int64_t>(Sizes.size()) + Dim : Dim;
-    if (D < 0 || D >= static_cast<int64_t>(Sizes.size()))
-      return {};
-    return quantityOf(FD, Sizes[D]);
-  }
-  return {};
+  return callDim(FD, Call, Dim);
+}
+
+Quantity IndexRangeAnalysis::Impl::callDim(const FunctionDecl *FD,
+                                           const CallExpr *Call, int64_t Dim) {
+  using Q = std::optional<Quantity>;
+  using Switch = OpSwitch<Quantity, Impl &, const FunctionDecl *, int64_t>;
+  // Each case in its place: the first that matches and gives a size
+  // decides, an unknown one included.
+  static const Switch Transfer =
+      Switch()
+          // register_buffer("b", t), register_module("m", Embedding(n, d)).
+          .caseOf(anyCall(),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                     int64_t Dim) -> Q {
+                    if (isRegistrationCall(C.Call) && C.Call->getNumArgs() >= 2)
+                      return I.constructedDim(FD, C.Call->getArg(1), Dim);
+                    return std::nullopt;
+                  })
+          // Moves, shape-keeping and element-wise ops keep the shape of their
+          // tensor (a method's object; a free element-wise op's first
+          // argument).
+          .caseOf(form(op::Method)
+                      .anyOf(op::MovesToCuda | op::MovesToCpu |
+                             op::MovesToArgument | op::KeepsShape |
+                             op::ElementWise),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                     int64_t Dim) -> Q {
+                    return I.constructedDim(FD, argAt(C.Call, 0), Dim);
+                  })
+          .caseOf(facts(op::ElementWise),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                     int64_t Dim) -> Q {
+                    return I.constructedDim(FD, argAt(C.Call, 0), Dim);
+                  })
+          .caseOf(facts(op::MovesToCuda | op::MovesToCpu | op::MovesToArgument |
+                        op::KeepsShape),
+                  [](const OpCall &, Impl &, const FunctionDecl *,
+                     int64_t) -> Q { return Quantity(); })
+          // Arithmetic with one tensor operand keeps its shape: `1 - betas`.
+          .caseOf(
+              anyCall(),
+              [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                 int64_t Dim) -> Q {
+                const auto *Op = dyn_cast<CXXOperatorCallExpr>(C.Call);
+                if (!Op)
+                  return std::nullopt;
+                if (Op->getNumArgs() == 2 && (Op->getOperator() == OO_Plus ||
+                                              Op->getOperator() == OO_Minus ||
+                                              Op->getOperator() == OO_Star ||
+                                              Op->getOperator() == OO_Slash)) {
+                  const bool T0 = isTensorType(Op->getArg(0)->getType());
+                  const bool T1 = isTensorType(Op->getArg(1)->getType());
+                  if (T0 != T1)
+                    return I.constructedDim(FD, Op->getArg(T0 ? 0 : 1), Dim);
+                }
+                return Quantity();
+              })
+          // arange(end), arange(start, end): end - start elements.
+          .caseOf(form(op::Aten).anyOf(op::IntervalArange),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                     int64_t Dim) -> Q {
+                    if (Dim != 0 && Dim != -1)
+                      return Quantity();
+                    const bool Two = numericArgs(C.Call) >= 2;
+                    const Expr *End = argAt(C.Call, Two ? 1 : 0);
+                    const Expr *Start = Two ? argAt(C.Call, 0) : nullptr;
+                    Quantity Q = I.quantityOf(FD, End);
+                    if (Start) {
+                      int64_t S = 0;
+                      if (!evaluateInt(Start, I.Ctx, S))
+                        return Quantity();
+                      if (Q.known())
+                        Q.Offset -= S;
+                    }
+                    return Q;
+                  })
+          .caseOf(
+              form(op::Aten).named({op::Named::linspace, op::Named::logspace}),
+              [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                 int64_t Dim) -> Q {
+                if (Dim != 0 && Dim != -1)
+                  return Quantity();
+                return I.quantityOf(FD, argAt(C.Call, 2));
+              })
+          // zeros({a, b}), full({a, b}, v), randn({a, b}): sizes first.
+          .caseOf(form(op::Aten).anyOf(op::Factory | op::FillsValue),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD,
+                     int64_t Dim) -> Q {
+                    llvm::SmallVector<const Expr *, 4> Sizes =
+                        listElements(argAt(C.Call, 0));
+                    if (Sizes.empty())
+                      return Quantity();
+                    const int64_t D =
+                        Dim < 0 ? static_cast<int64_t>(Sizes.size()) + Dim
+                                : Dim;
+                    if (D < 0 || D >= static_cast<int64_t>(Sizes.size()))
+                      return Quantity();
+                    return I.quantityOf(FD, Sizes[D]);
+                  });
+  return Transfer(OpCall::of(Call), Quantity(), *this, FD, Dim);
 }
 
 unsigned IndexRangeAnalysis::Impl::numericArgs(const CallExpr *Call) {

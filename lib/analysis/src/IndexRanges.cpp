@@ -123,15 +123,6 @@ const Expr *argAt(const CallExpr *Call, unsigned FreeIndex) {
   return Call->getArg(Index);
 }
 
-/// The written arguments of a call, its object first for a method.
-unsigned writtenArgs(const CallExpr *Call) {
-  unsigned N = isa<CXXMemberCallExpr>(Call) ? 1 : 0;
-  for (const Expr *A : Call->arguments())
-    if (!isa<CXXDefaultArgExpr>(A))
-      ++N;
-  return N;
-}
-
 /// The elements of `{a, b}` passed as a braced list, else empty.
 llvm::SmallVector<const Expr *, 4> listElements(const Expr *E) {
   llvm::SmallVector<const Expr *, 4> Out;

@@ -58,9 +58,6 @@ bool evaluateInt(const clang::Expr *E, const clang::ASTContext &Ctx,
 /// The arguments of \p Call as the free function numbers them (self = 0).
 const clang::Expr *argAt(const clang::CallExpr *Call, unsigned FreeIndex);
 
-/// The written arguments of a call, its object first for a method.
-unsigned writtenArgs(const clang::CallExpr *Call);
-
 /// The elements of `{a, b}` passed as a braced list, else empty.
 llvm::SmallVector<const clang::Expr *, 4> listElements(const clang::Expr *E);
 
@@ -181,6 +178,11 @@ struct IndexRangeAnalysis::Impl {
   /// writes in its module's building code.
   Quantity constructedDim(const clang::FunctionDecl *FD, const clang::Expr *E,
                           int64_t Dim);
+
+  /// constructedDim of a call: one OpSwitch over what the op table says of
+  /// it (IndexQuantities.cpp), its cases in the order they are tried.
+  Quantity callDim(const clang::FunctionDecl *FD, const clang::CallExpr *Call,
+                   int64_t Dim);
 
   /// How many of a call's leading written arguments are numbers (not
   /// sizes, options or generators): arange(a, b) has 2, arange(n) 1.
@@ -326,12 +328,29 @@ struct IndexRangeAnalysis::Impl {
   IndexRange rangeOf(const clang::FunctionDecl *FD, const clang::Expr *E,
                      const clang::Stmt *Use);
 
-  /// What a bounding op gives: clamp(lo, hi) [lo, hi + 1) (one-sided, no
-  /// bound at all); remainder(x, n) [0, n); fmod(x, n) [0, n) when x is
-  /// not negative (it keeps x's sign); searchsorted / bucketize [0, N + 1)
-  /// with N the boundaries' size.
-  IndexRange boundedRange(const clang::FunctionDecl *FD,
-                          const clang::CallExpr *Call, op::FactSet Facts);
+  /// The values a call gives: one OpSwitch over what the op table says of
+  /// it (IndexValueRanges.cpp), its cases in the order they are tried.
+  IndexRange rangeOfCall(const clang::FunctionDecl *FD,
+                         const clang::CallExpr *Call);
+
+  /// `torch::tensor({...})`, `torch::tensor(v)`: literal ids, loop
+  /// variables, a container filled from outside or a parameter's.
+  IndexRange literalTensorRange(const clang::FunctionDecl *FD,
+                                const clang::CallExpr *Call);
+
+  /// What a bounding op gives, an interval marked as the op's bound:
+  /// clamp(lo, hi) [lo, hi + 1) (one-sided, no bound at all);
+  /// remainder(x, n) [0, n); fmod(x, n) [0, n) when x is not negative (it
+  /// keeps x's sign); searchsorted / bucketize [0, N + 1) with N the
+  /// boundaries' size.
+  IndexRange opBound(const Quantity &Lo, const Quantity &Hi,
+                     const clang::CallExpr *Call);
+  IndexRange clampRange(const clang::FunctionDecl *FD,
+                        const clang::CallExpr *Call);
+  IndexRange remainderRange(const clang::FunctionDecl *FD,
+                            const clang::CallExpr *Call);
+  IndexRange bucketRange(const clang::FunctionDecl *FD,
+                         const clang::CallExpr *Call);
 
   /// Every value some path gives is >= 0.
   static bool nonNegative(const IndexRange &R);

@@ -8,6 +8,7 @@
 
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -447,184 +448,266 @@ IndexRange IndexRangeAnalysis::Impl::rangeOf(const FunctionDecl *FD,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call)
     return IndexRange::opaque();
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  const op::FactSet Facts = callFacts(Call);
-  const op::Form Form = formOf(Callee);
-  if ((Facts & (op::PassesThrough | op::TupleElement)) &&
-      Call->getNumArgs() == 1)
-    return rangeOf(FD, Call->getArg(0), nullptr);
-  // An element of the pieces of a split: `ids.split(n).at(1)`, `[0]`.
-  if (const Expr *Whole = wholeOfSplitPiece(Call))
-    return rangeOf(FD, Whole, nullptr);
-  if (Form == op::Method && (Facts & op::ValuePreserving))
-    return rangeOf(FD, argAt(Call, 0), nullptr);
-  // F::pad(x, F::PadFuncOptions({0, n}).value(-1)): x's values and the
-  // padding value (0 unless the options say).
-  if (Form == op::Functional && (Facts & op::FillsValue) &&
-      hasOpName(Callee, op::Named::pad)) {
-    IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
-    if (const Expr *Value = optionValue(argAt(Call, 1), "value"))
-      R.join(values(quantityOf(FD, Value), Value, true));
-    else
-      R.join(values(Quantity::constant(0, Call), Call, true));
-    return R;
-  }
-  // What an index op reads is a subset of its source's values:
-  // `order.index({Slice(), Slice(0, k)})`, `sorted.gather(1, pick)`,
-  // `perm[i]`.
-  if (std::optional<IndexOpSite> Read = matchIndexOp(Call))
-    if (Read->Source &&
-        (Read->K == IndexOpSite::IndexSelect ||
-         Read->K == IndexOpSite::Gather || Read->K == IndexOpSite::Take ||
-         Read->K == IndexOpSite::AdvancedIndex))
-      return rangeOf(FD, Read->Source, nullptr);
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
-        isTensorType(Op->getArg(0)->getType().getNonReferenceType()))
-      return rangeOf(FD, Op->getArg(0), nullptr);
+  return rangeOfCall(FD, Call);
+}
+
+IndexRange IndexRangeAnalysis::Impl::rangeOfCall(const FunctionDecl *FD,
+                                                 const CallExpr *Call) {
+  using R = std::optional<IndexRange>;
+  using Switch = OpSwitch<IndexRange, Impl &, const FunctionDecl *>;
   constexpr op::FactSet Intervals =
       op::IntervalArange | op::IntervalRandint | op::IntervalRandperm;
-  if ((Facts & op::IndexProducer) && !(Facts & Intervals))
-    return producedRange(FD, Call, Facts);
-  if (Facts & (op::BoundsClamp | op::BoundsModulo | op::Bucketizes))
-    return boundedRange(FD, Call, Facts);
-  // ids + k, ids - k, k + ids (member or free operators).
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    return shifted(FD, Op);
-  if (Form == op::Aten) {
-    // arange(end) / arange(start, end), randint(high) / randint(low, high):
-    // [start, end).
-    if (Facts & (op::IntervalArange | op::IntervalRandint)) {
-      const unsigned N = numericArgs(Call);
-      if (N == 0)
-        return IndexRange::opaque();
-      const Quantity Lo = N >= 2 ? quantityOf(FD, argAt(Call, 0))
-                                 : Quantity::constant(0, nullptr);
-      const Quantity Hi = quantityOf(FD, argAt(Call, N >= 2 ? 1 : 0));
-      return interval(Lo, Hi, Call);
-    }
-    if (Facts & op::IntervalRandperm)
-      return interval(Quantity::constant(0, nullptr),
-                      quantityOf(FD, argAt(Call, 0)), Call);
-    if (Facts & op::LiteralTensor) {
-      if (auto Ids = literalIds(Call, Ctx)) {
-        IndexRange R;
-        for (const auto &[Id, At] : *Ids)
-          R.Values.push_back({Quantity::constant(Id, At), At});
-        return R;
-      }
-      // torch::tensor({i}) of loop variables.
-      if (const llvm::SmallVector<const Expr *, 4> Elems =
-              listElements(argAt(Call, 0));
-          !Elems.empty()) {
-        IndexRange R;
-        for (const Expr *Elem : Elems)
-          R.join(elementRange(FD, Elem));
-        if (R.HasInterval || !R.Values.empty())
-          return R;
-      }
-      // torch::tensor(v) of a vector filled by parsing, or
-      // torch::tensor(read_ids(path)), or of a parameter's.
-      if (const Expr *A0 = argAt(Call, 0)) {
-        IndexRange C = containerRange(FD, A0);
-        if (C.External || !C.Params.empty())
-          return C;
-      }
-      return IndexRange::opaque();
-    }
-    if (Facts & op::WrapsMemory) {
-      // from_blob(v.data(), ...) / from_blob(buf, ...) over parsed data.
-      const Expr *Ptr = argAt(Call, 0);
-      const ValueDecl *Buffer = nullptr;
-      forEachOwnStmt(Ptr, [&](const Stmt *S) {
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-          if (!Buffer && isa<VarDecl>(DRE->getDecl()))
-            Buffer = DRE->getDecl();
-      });
-      if (Buffer)
-        if (auto P = parsedInto(FD, Buffer))
-          return outsideRange(std::move(*P));
-      return IndexRange::opaque();
-    }
-    if (Facts & op::Concatenates) {
-      IndexRange R;
-      const llvm::SmallVector<const Expr *, 4> Parts =
-          listElements(argAt(Call, 0));
-      if (Parts.empty())
-        return IndexRange::opaque();
-      for (const Expr *Part : Parts)
-        R.join(rangeOf(FD, Part, nullptr));
-      return R;
-    }
-    if (Facts & op::FillsValue) {
-      // full(sizes, v), full_like(x, v), masked_fill(x, m, v).
-      if (hasOpName(Callee,
-                    {op::Named::masked_fill, op::Named::masked_fill_})) {
-        IndexRange R = rangeOf(FD, argAt(Call, 0), nullptr);
-        if (const Expr *Value = argAt(Call, 2))
-          R.join(values(quantityOf(FD, Value), Value, true));
-        return R;
-      }
-      if (const Expr *Value = argAt(Call, 1))
-        return values(quantityOf(FD, Value), Value, true);
-      return IndexRange::opaque();
-    }
-    if (hasOpName(Callee, op::Named::where))
-      return whereRange(FD, Call);
-    return IndexRange::opaque();
-  }
-  if (Form == op::Method && (Facts & op::FillsValue)) {
-    const bool Masked =
-        hasOpName(Callee, {op::Named::masked_fill, op::Named::masked_fill_});
-    IndexRange R = Masked ? rangeOf(FD, argAt(Call, 0), nullptr) : IndexRange();
-    if (const Expr *Value = argAt(Call, Masked ? 2 : 1))
-      R.join(values(quantityOf(FD, Value), Value, true));
+  static const Switch::Action Where = [](const OpCall &C, Impl &I,
+                                         const FunctionDecl *FD) -> R {
+    return I.whereRange(FD, C.Call);
+  };
+  // Each case in its place: the first that matches and gives a range
+  // decides, an opaque range included.
+  static const Switch Transfer =
+      Switch()
+          .caseOf(facts(op::PassesThrough | op::TupleElement).args(1),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.rangeOf(FD, C.Call->getArg(0), nullptr);
+                  })
+          // An element of the pieces of a split: `ids.split(n).at(1)`, `[0]`.
+          .caseOf(anyCall(),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    if (const Expr *Whole = wholeOfSplitPiece(C.Call))
+                      return I.rangeOf(FD, Whole, nullptr);
+                    return std::nullopt;
+                  })
+          .caseOf(form(op::Method).anyOf(op::ValuePreserving),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.rangeOf(FD, argAt(C.Call, 0), nullptr);
+                  })
+          // F::pad(x, F::PadFuncOptions({0, n}).value(-1)): x's values and
+          // the padding value (0 unless the options say).
+          .caseOf(
+              form(op::Functional)
+                  .anyOf(op::FillsValue)
+                  .named({op::Named::pad}),
+              [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                IndexRange Range = I.rangeOf(FD, argAt(C.Call, 0), nullptr);
+                if (const Expr *Value = optionValue(argAt(C.Call, 1), "value"))
+                  Range.join(I.values(I.quantityOf(FD, Value), Value, true));
+                else
+                  Range.join(
+                      I.values(Quantity::constant(0, C.Call), C.Call, true));
+                return Range;
+              })
+          // What an index op reads is a subset of its source's values:
+          // `order.index({Slice(), Slice(0, k)})`, `sorted.gather(1, pick)`,
+          // `perm[i]`.
+          .caseOf(anyCall(),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    std::optional<IndexOpSite> Read = matchIndexOp(C.Call);
+                    if (Read && Read->Source &&
+                        (Read->K == IndexOpSite::IndexSelect ||
+                         Read->K == IndexOpSite::Gather ||
+                         Read->K == IndexOpSite::Take ||
+                         Read->K == IndexOpSite::AdvancedIndex))
+                      return I.rangeOf(FD, Read->Source, nullptr);
+                    return std::nullopt;
+                  })
+          .caseOf(anyCall(),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    const auto *Op = dyn_cast<CXXOperatorCallExpr>(C.Call);
+                    if (Op && Op->getOperator() == OO_Subscript &&
+                        Op->getNumArgs() == 2 &&
+                        isTensorType(
+                            Op->getArg(0)->getType().getNonReferenceType()))
+                      return I.rangeOf(FD, Op->getArg(0), nullptr);
+                    return std::nullopt;
+                  })
+          .caseOf(facts(op::IndexProducer).noneOf(Intervals),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.producedRange(FD, C.Call, C.Facts);
+                  })
+          // A bounding op: clamp(lo, hi), remainder(x, n), fmod(x, n),
+          // searchsorted / bucketize.
+          .caseOf(facts(op::BoundsClamp),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.clampRange(FD, C.Call);
+                  })
+          .caseOf(facts(op::BoundsModulo),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.remainderRange(FD, C.Call);
+                  })
+          .caseOf(facts(op::Bucketizes),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.bucketRange(FD, C.Call);
+                  })
+          // ids + k, ids - k, k + ids (member or free operators).
+          .caseOf(anyCall(),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C.Call))
+                      return I.shifted(FD, Op);
+                    return std::nullopt;
+                  })
+          // arange(end) / arange(start, end), randint(high) /
+          // randint(low, high): [start, end).
+          .caseOf(
+              form(op::Aten).anyOf(op::IntervalArange | op::IntervalRandint),
+              [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                const unsigned N = numericArgs(C.Call);
+                if (N == 0)
+                  return IndexRange::opaque();
+                const Quantity Lo = N >= 2 ? I.quantityOf(FD, argAt(C.Call, 0))
+                                           : Quantity::constant(0, nullptr);
+                const Quantity Hi =
+                    I.quantityOf(FD, argAt(C.Call, N >= 2 ? 1 : 0));
+                return I.interval(Lo, Hi, C.Call);
+              })
+          .caseOf(form(op::Aten).anyOf(op::IntervalRandperm),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.interval(Quantity::constant(0, nullptr),
+                                      I.quantityOf(FD, argAt(C.Call, 0)),
+                                      C.Call);
+                  })
+          .caseOf(form(op::Aten).anyOf(op::LiteralTensor),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.literalTensorRange(FD, C.Call);
+                  })
+          // from_blob(v.data(), ...) / from_blob(buf, ...) over parsed data.
+          .caseOf(form(op::Aten).anyOf(op::WrapsMemory),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    const ValueDecl *Buffer = nullptr;
+                    forEachOwnStmt(argAt(C.Call, 0), [&](const Stmt *S) {
+                      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+                        if (!Buffer && isa<VarDecl>(DRE->getDecl()))
+                          Buffer = DRE->getDecl();
+                    });
+                    if (Buffer)
+                      if (auto P = I.parsedInto(FD, Buffer))
+                        return outsideRange(std::move(*P));
+                    return IndexRange::opaque();
+                  })
+          .caseOf(form(op::Aten).anyOf(op::Concatenates),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    const llvm::SmallVector<const Expr *, 4> Parts =
+                        listElements(argAt(C.Call, 0));
+                    if (Parts.empty())
+                      return IndexRange::opaque();
+                    IndexRange Range;
+                    for (const Expr *Part : Parts)
+                      Range.join(I.rangeOf(FD, Part, nullptr));
+                    return Range;
+                  })
+          // full(sizes, v), full_like(x, v), masked_fill(x, m, v).
+          .caseOf(
+              form(op::Aten).anyOf(op::FillsValue),
+              [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                if (hasOpName(C.Callee, {op::Named::masked_fill,
+                                         op::Named::masked_fill_})) {
+                  IndexRange Range = I.rangeOf(FD, argAt(C.Call, 0), nullptr);
+                  if (const Expr *Value = argAt(C.Call, 2))
+                    Range.join(I.values(I.quantityOf(FD, Value), Value, true));
+                  return Range;
+                }
+                if (const Expr *Value = argAt(C.Call, 1))
+                  return I.values(I.quantityOf(FD, Value), Value, true);
+                return IndexRange::opaque();
+              })
+          .caseOf(form(op::Aten).named({op::Named::where}), Where)
+          // No other free LibTorch function says what its values are.
+          .caseOf(form(op::Aten),
+                  [](const OpCall &, Impl &, const FunctionDecl *) -> R {
+                    return IndexRange::opaque();
+                  })
+          .caseOf(form(op::Method).anyOf(op::FillsValue),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    const bool Masked =
+                        hasOpName(C.Callee, {op::Named::masked_fill,
+                                             op::Named::masked_fill_});
+                    IndexRange Range =
+                        Masked ? I.rangeOf(FD, argAt(C.Call, 0), nullptr)
+                               : IndexRange();
+                    if (const Expr *Value = argAt(C.Call, Masked ? 2 : 1))
+                      Range.join(
+                          I.values(I.quantityOf(FD, Value), Value, true));
+                    return Range;
+                  })
+          .caseOf(form(op::Method).named({op::Named::where}), Where)
+          .caseOf(form(op::Method).named({op::Named::add, op::Named::sub}),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    int64_t K = 0;
+                    const Expr *Other = argAt(C.Call, 1);
+                    if (Other && !isTensorType(Other->getType()) &&
+                        evaluateInt(Other, I.Ctx, K))
+                      return I.shift(I.rangeOf(FD, argAt(C.Call, 0), nullptr),
+                                     hasOpName(C.Callee, op::Named::add) ? K
+                                                                         : -K);
+                    return IndexRange::opaque();
+                  })
+          // A helper of this translation unit: what its returns give.
+          .caseOf(OpPattern().forms({op::NoForm, op::AnyMember, op::Global}),
+                  [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
+                    return I.helperRange(FD, C.Call);
+                  });
+  return Transfer(OpCall::of(Call), IndexRange::opaque(), *this, FD);
+}
+
+IndexRange IndexRangeAnalysis::Impl::literalTensorRange(const FunctionDecl *FD,
+                                                        const CallExpr *Call) {
+  if (auto Ids = literalIds(Call, Ctx)) {
+    IndexRange R;
+    for (const auto &[Id, At] : *Ids)
+      R.Values.push_back({Quantity::constant(Id, At), At});
     return R;
   }
-  if (Form == op::Method && hasOpName(Callee, op::Named::where))
-    return whereRange(FD, Call);
-  if (Form == op::Method &&
-      hasOpName(Callee, {op::Named::add, op::Named::sub})) {
-    int64_t K = 0;
-    const Expr *Other = argAt(Call, 1);
-    if (Other && !isTensorType(Other->getType()) && evaluateInt(Other, Ctx, K))
-      return shift(rangeOf(FD, argAt(Call, 0), nullptr),
-                   hasOpName(Callee, op::Named::add) ? K : -K);
-    return IndexRange::opaque();
+  // torch::tensor({i}) of loop variables.
+  if (const llvm::SmallVector<const Expr *, 4> Elems =
+          listElements(argAt(Call, 0));
+      !Elems.empty()) {
+    IndexRange R;
+    for (const Expr *Elem : Elems)
+      R.join(elementRange(FD, Elem));
+    if (R.HasInterval || !R.Values.empty())
+      return R;
   }
-  // A helper of this translation unit: what its returns give.
-  if (Form == op::NoForm || Form == op::AnyMember || Form == op::Global)
-    return helperRange(FD, Call);
+  // torch::tensor(v) of a vector filled by parsing, or
+  // torch::tensor(read_ids(path)), or of a parameter's.
+  if (const Expr *A0 = argAt(Call, 0)) {
+    IndexRange C = containerRange(FD, A0);
+    if (C.External || !C.Params.empty())
+      return C;
+  }
   return IndexRange::opaque();
 }
 
-IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
-                                                  const CallExpr *Call,
-                                                  op::FactSet Facts) {
-  auto Bound = [&](const Quantity &Lo, const Quantity &Hi) {
-    IndexRange R = interval(Lo, Hi, Call);
-    R.OpBound = true;
-    return R;
-  };
-  if (Facts & op::BoundsClamp) {
-    const Expr *Min = argAt(Call, 1), *Max = argAt(Call, 2);
-    if (!Min || !Max || isNone(Min) || isNone(Max))
-      return IndexRange::opaque();
-    Quantity Hi = quantityOf(FD, Max);
-    if (Hi.known())
-      addOffset(Hi, 1);
-    return Bound(quantityOf(FD, Min), Hi);
-  }
-  if (Facts & op::BoundsModulo) {
-    const Quantity N = quantityOf(FD, argAt(Call, 1));
-    if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
-      return IndexRange::opaque();
-    const bool Fmod =
-        hasOpName(Call->getDirectCallee(), {op::Named::fmod, op::Named::fmod_});
-    if (Fmod && !nonNegative(rangeOf(FD, argAt(Call, 0), nullptr)))
-      return IndexRange::opaque();
-    return Bound(Quantity::constant(0, nullptr), N);
-  }
+IndexRange IndexRangeAnalysis::Impl::opBound(const Quantity &Lo,
+                                             const Quantity &Hi,
+                                             const CallExpr *Call) {
+  IndexRange R = interval(Lo, Hi, Call);
+  R.OpBound = true;
+  return R;
+}
+
+IndexRange IndexRangeAnalysis::Impl::clampRange(const FunctionDecl *FD,
+                                                const CallExpr *Call) {
+  const Expr *Min = argAt(Call, 1), *Max = argAt(Call, 2);
+  if (!Min || !Max || isNone(Min) || isNone(Max))
+    return IndexRange::opaque();
+  Quantity Hi = quantityOf(FD, Max);
+  if (Hi.known())
+    addOffset(Hi, 1);
+  return opBound(quantityOf(FD, Min), Hi, Call);
+}
+
+IndexRange IndexRangeAnalysis::Impl::remainderRange(const FunctionDecl *FD,
+                                                    const CallExpr *Call) {
+  const Quantity N = quantityOf(FD, argAt(Call, 1));
+  if (!N.known() || (N.K == Quantity::Constant && N.Offset <= 0))
+    return IndexRange::opaque();
+  const bool Fmod =
+      hasOpName(Call->getDirectCallee(), {op::Named::fmod, op::Named::fmod_});
+  if (Fmod && !nonNegative(rangeOf(FD, argAt(Call, 0), nullptr)))
+    return IndexRange::opaque();
+  return opBound(Quantity::constant(0, nullptr), N, Call);
+}
+
+IndexRange IndexRangeAnalysis::Impl::bucketRange(const FunctionDecl *FD,
+                                                 const CallExpr *Call) {
   // searchsorted(boundaries, v) / bucketize(v, boundaries).
   const bool Search =
       hasOpName(Call->getDirectCallee(), op::Named::searchsorted);
@@ -632,7 +715,7 @@ IndexRange IndexRangeAnalysis::Impl::boundedRange(const FunctionDecl *FD,
   Quantity N = Boundaries ? tensorDim(FD, Boundaries, -1, nullptr) : Quantity();
   if (N.known())
     addOffset(N, 1);
-  return Bound(Quantity::constant(0, nullptr), N);
+  return opBound(Quantity::constant(0, nullptr), N, Call);
 }
 
 bool IndexRangeAnalysis::Impl::nonNegative(const IndexRange &R) {

@@ -380,6 +380,7 @@ public:
   Tensor &clamp_(c10::optional<Scalar> min, c10::optional<Scalar> max = {});
   Tensor remainder(const Scalar &) const;
   Tensor fmod(const Scalar &) const;
+  Tensor where(const Tensor &condition, const Tensor &other) const;
   // Index producers.
   Tensor argmax(c10::optional<int64_t> dim = {}, bool keepdim = false) const;
   Tensor argmin(c10::optional<int64_t> dim = {}, bool keepdim = false) const;
@@ -492,6 +493,7 @@ Tensor multinomial(const Tensor &self, int64_t num_samples, bool replacement = f
 Tensor clamp(const Tensor &self, c10::optional<Scalar> min, c10::optional<Scalar> max = {});
 Tensor remainder(const Tensor &self, const Scalar &other);
 Tensor fmod(const Tensor &self, const Scalar &other);
+Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
 Tensor searchsorted(const Tensor &sorted_sequence, const Tensor &self,
                     bool out_int32 = false, bool right = false);
 Tensor bucketize(const Tensor &self, const Tensor &boundaries,
