@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/TensorStorage.h"
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -77,6 +78,65 @@ const Expr *firstTensorArg(const CallExpr *Call) {
   return nullptr;
 }
 
+/// \p S with the kind \p K.
+StorageStep withKind(StorageStep S, StorageStep::Kind K) {
+  S.K = K;
+  return S;
+}
+
+/// \p S (a LibTorch method or free function, its name and input set) with
+/// the kind of step the table's facts of the op make it.
+StorageStep opStep(const OpCall &C, const StorageStep &S) {
+  using R = std::optional<StorageStep>;
+  using Switch = OpSwitch<StorageStep, const StorageStep &>;
+  static const Switch Step =
+      Switch()
+          // from_blob(p, ...): the memory is p's, not a tensor's.
+          .caseOf(facts(op::WrapsMemory),
+                  [](const OpCall &, const StorageStep &S) -> R {
+                    StorageStep Blob = withKind(S, StorageStep::WrapsBlob);
+                    Blob.Input = nullptr;
+                    return Blob;
+                  })
+          // What follows is of ops that give a tensor.
+          .caseOf(anyCall(),
+                  [](const OpCall &C, const StorageStep &) -> R {
+                    if (isTensorType(C.Call->getType().getNonReferenceType()))
+                      return std::nullopt;
+                    return StorageStep{};
+                  })
+          // In-place ops and views share their input's storage, and so
+          // does an op that returns a reference (to its input).
+          .caseOf(anyCall(),
+                  [](const OpCall &C, const StorageStep &S) -> R {
+                    const bool ByReference =
+                        C.Callee->getReturnType()->isReferenceType();
+                    if (!(C.Facts & (op::InPlace | op::View)) &&
+                        !(ByReference && S.Input))
+                      return std::nullopt;
+                    return withKind(S, S.Input ? StorageStep::View
+                                               : StorageStep::Unknown);
+                  })
+          .caseOf(OpPattern().noneOf(op::Allocates),
+                  [](const OpCall &, const StorageStep &) -> R {
+                    return StorageStep{};
+                  })
+          // t.index({0, Slice()}): integers and slices give a view.
+          .caseOf(form(op::Method).named({op::Named::index}),
+                  [](const OpCall &C, const StorageStep &S) -> R {
+                    if (C.Call->getNumArgs() < 1 ||
+                        listHasTensor(C.Call->getArg(0)))
+                      return std::nullopt;
+                    return withKind(S, StorageStep::View);
+                  })
+          .caseOf(anyCall(), [](const OpCall &C, const StorageStep &S) -> R {
+            return withKind(S, (C.Facts & op::MayReturnSelf) && S.Input
+                                   ? StorageStep::MayAlias
+                                   : StorageStep::Allocates);
+          });
+  return Step(C, StorageStep{}, S);
+}
+
 } // namespace
 
 StorageStep storageStep(const Expr *E) {
@@ -137,38 +197,14 @@ StorageStep storageStep(const Expr *E) {
 
   if (!FD->getIdentifier())
     return StorageStep{};
-  const op::Form Form = formOf(FD);
-  if (Form != op::Method && Form != op::Aten)
+  const OpCall C = OpCall::of(Call);
+  if (C.Form != op::Method && C.Form != op::Aten)
     return StorageStep{};
-  const op::FactSet Facts = opFacts(FD->getName(), Form);
   S.OpName = FD->getName();
-  if (Form == op::Method)
-    S.Input = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
-  else
-    S.Input = firstTensorArg(Call);
-
-  if (Facts & op::WrapsMemory) {
-    S.K = StorageStep::WrapsBlob;
-    S.Input = nullptr;
-    return S;
-  }
-  if (!isTensorType(Call->getType().getNonReferenceType()))
-    return StorageStep{};
-  // In-place ops and views share their input's storage.
-  if ((Facts & (op::InPlace | op::View)) || (ByReference && S.Input)) {
-    S.K = S.Input ? StorageStep::View : StorageStep::Unknown;
-    return S;
-  }
-  if (!(Facts & op::Allocates))
-    return StorageStep{};
-  if (S.OpName == opName(op::Named::index) && Form == op::Method &&
-      Call->getNumArgs() >= 1 && !listHasTensor(Call->getArg(0))) {
-    S.K = StorageStep::View;
-    return S;
-  }
-  S.K = (Facts & op::MayReturnSelf) && S.Input ? StorageStep::MayAlias
-                                               : StorageStep::Allocates;
-  return S;
+  S.Input = C.Form == op::Method
+                ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
+                : firstTensorArg(Call);
+  return opStep(C, S);
 }
 
 const Expr *rawDataObject(const CallExpr *Call) {
