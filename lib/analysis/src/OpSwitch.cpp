@@ -16,7 +16,7 @@ OpCall OpCall::of(const CallExpr *Call) {
     return C;
   C.Callee = Call->getDirectCallee();
   C.Form = formOf(C.Callee);
-  C.Facts = callFacts(Call);
+  C.Facts = callFacts(Call, C.Form);
   return C;
 }
 

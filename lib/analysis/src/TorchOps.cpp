@@ -183,10 +183,14 @@ op::Form formOf(const FunctionDecl *FD) {
 }
 
 op::FactSet callFacts(const CallExpr *Call) {
+  return callFacts(Call, formOf(Call ? Call->getDirectCallee() : nullptr));
+}
+
+op::FactSet callFacts(const CallExpr *Call, op::Form CalleeForm) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return NoFact;
-  return opFacts(FD->getName(), formOf(FD));
+  return opFacts(FD->getName(), CalleeForm);
 }
 
 const Expr *MoveDestination::givenDevice() const {

@@ -330,6 +330,9 @@ bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
 /// The facts of what \p Call calls (NoFact for an unnamed callee).
 op::FactSet callFacts(const clang::CallExpr *Call);
 
+/// callFacts of a call whose callee's form (formOf) the caller has already.
+op::FactSet callFacts(const clang::CallExpr *Call, op::Form CalleeForm);
+
 /// Where a move puts its tensor (or module): `x.cuda()`, `x.cpu()`, and
 /// `to`, which reads the type of its first parameter (the rows' MovesTo*
 /// facts). Every analysis that follows a move asks this, each with its own
