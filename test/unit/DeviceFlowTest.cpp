@@ -55,6 +55,22 @@ TEST(DeviceFlow, Moves) {
                "the device of 'p' | the device of 'p'"}));
 }
 
+// The two call forms DeviceFlow reads as the op table places them: a
+// torch::nn::functional function is a free LibTorch function (its result on
+// its first tensor argument's device), a static member of a LibTorch class
+// is no op (its result's device is not known).
+TEST(DeviceFlow, FunctionalAndStaticMembers) {
+  EXPECT_EQ(facts("void f(torch::Tensor w) { auto i = torch::arange(2); "
+                  "w.take(torch::nn::functional::pad(i, "
+                  "torch::nn::functional::PadFuncOptions({0, 1}))); }"),
+            V{"the device of 'w' | the CPU"});
+  EXPECT_EQ(facts("namespace at { struct Maker { static at::Tensor "
+                  "make(const at::Tensor &t); }; } "
+                  "void f(torch::Tensor w) { auto i = torch::arange(2); "
+                  "w.take(at::Maker::make(i)); }"),
+            V{"the device of 'w' | an unknown device"});
+}
+
 TEST(DeviceFlow, DeviceVariables) {
   EXPECT_EQ(
       facts("void f() { torch::Device d(torch::cuda::is_available() ? "

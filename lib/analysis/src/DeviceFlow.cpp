@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
@@ -23,115 +24,7 @@ namespace torchtidy {
 
 using namespace deviceflow;
 
-//===----------------------------------------------------------------------===//
-// What a value is
-//===----------------------------------------------------------------------===//
-
 namespace {
-
-enum class ValueKind : uint8_t { None, Tensor, Device, Options, Module };
-
-/// The fact a device literal gives, when it names the CPU or CUDA.
-std::optional<DeviceFact::Kind> factKind(DeviceLiteral L) {
-  if (L == DeviceLiteral::CPU)
-    return DeviceFact::CPU;
-  if (L == DeviceLiteral::CUDA)
-    return DeviceFact::CUDA;
-  return std::nullopt;
-}
-
-bool isTensor(QualType T) {
-  return !T.isNull() && isTensorType(T.getNonReferenceType());
-}
-
-ValueKind kindOf(QualType T) {
-  if (isTensor(T))
-    return ValueKind::Tensor;
-  if (isDeviceClass(T))
-    return ValueKind::Device;
-  if (isTensorOptionsClass(T))
-    return ValueKind::Options;
-  if (isModuleValue(T))
-    return ValueKind::Module;
-  return ValueKind::None;
-}
-
-/// A device's name: a std::string or a character string.
-bool namesDevice(QualType T) {
-  T = T.getNonReferenceType();
-  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-    return isClass(RD, KnownClass::basic_string);
-  if (const auto *AT = T->getAsArrayTypeUnsafe())
-    return AT->getElementType()->isCharType();
-  return T->isPointerType() && T->getPointeeType()->isCharType();
-}
-
-const Expr *strip(const Expr *E) {
-  return peel::peel(E, peel::Compiler | peel::ConstructingCasts |
-                           peel::CopiesAndMoves);
-}
-
-/// The device a string literal names (`"cuda:0"`, also converted to a
-/// std::string), made at \p At: unknown when the name does not parse;
-/// nothing when \p Name is no literal.
-std::optional<DeviceFact> namedDevice(const Expr *Name, const Expr *At) {
-  const Expr *Str = strip(Name);
-  if (const auto *SC = dyn_cast<CXXConstructExpr>(Str);
-      SC && SC->getNumArgs() >= 1)
-    Str = strip(SC->getArg(0));
-  const auto *SL = dyn_cast<StringLiteral>(Str);
-  if (!SL)
-    return std::nullopt;
-  if (std::optional<DeviceFact::Kind> K =
-          factKind(parseDeviceString(SL->getString())))
-    return DeviceFact::make(*K, At);
-  return DeviceFact::unknown();
-}
-
-/// The variable, parameter or member of `this` that \p E names, if it is a
-/// value the analysis tracks.
-const ValueDecl *trackedDecl(const Expr *E) {
-  E = strip(E);
-  if (!E)
-    return nullptr;
-  const ValueDecl *D = nullptr;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && VD->hasLocalStorage())
-      D = VD;
-  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      D = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  }
-  if (!D || kindOf(D->getType()) == ValueKind::None)
-    return nullptr;
-  return D;
-}
-
-/// `torch::cuda::is_available()` somewhere in \p S.
-bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > limits::SearchDepth)
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (callFacts(CE) & op::CudaAvailability)
-      return true;
-  }
-  for (const Stmt *Child : S->children())
-    if (mentionsCudaIsAvailable(Child, Depth + 1))
-      return true;
-  return false;
-}
-
-/// The table's facts of the tensor method \p Name.
-op::FactSet methodFacts(StringRef Name) { return opFacts(Name, op::Method); }
-
-/// No argument written by the user (all defaulted).
-bool noExplicitArgs(const CallExpr *Call, unsigned First) {
-  for (unsigned I = First; I < Call->getNumArgs(); ++I)
-    if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
-      return false;
-  return true;
-}
 
 using State = llvm::DenseMap<const ValueDecl *, DeviceFact>;
 
@@ -414,84 +307,111 @@ private:
       return F.isKnown() || F.K == DeviceFact::SameAs ? F
                                                       : DeviceFact::unknown();
     }
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD)
-      return DeviceFact::unknown();
-    // Operators have no identifier: `a + b`, `a[i]` keep a's device.
-    const StringRef Name = FD->getIdentifier() ? FD->getName() : StringRef();
+    return evalCall(OpCall::of(Call), St, Depth);
+  }
 
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-        MD && !MD->isStatic() && isTensorMethod(MD)) {
-      const Expr *Obj =
-          isa<CXXMemberCallExpr>(Call)
-              ? cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument()
-              : Call->getArg(0);
-      const unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
-      const op::FactSet Facts = methodFacts(Name);
-      const MoveDestination Move = moveDestination(Call);
-      if (Move.K == MoveDestination::Cuda)
-        return DeviceFact::make(DeviceFact::CUDA, Call, DeviceFact::Moved);
-      if (Move.K == MoveDestination::Cpu) {
-        DeviceFact F =
-            DeviceFact::make(DeviceFact::CPU, Call, DeviceFact::Moved);
-        F.ZeroDim = eval(Obj, St, Depth + 1).ZeroDim;
-        return F;
-      }
-      if (Move.isMove())
-        return evalTo(Call, Move, Obj, St, Depth);
-      if (!isTensor(Call->getType()) || (Facts & op::DeviceOpaque))
-        return DeviceFact::unknown();
-      DeviceFact F = eval(Obj, St, Depth + 1);
-      F.ZeroDim = ((Facts & op::KeepsShape) && F.ZeroDim) ||
-                  ((Facts & op::FullReduction) && noExplicitArgs(Call, First));
-      return F;
-    }
-    if (isa<CXXMethodDecl>(FD) || !isTorchFunction(FD) ||
-        !isTensor(Call->getType()))
-      return DeviceFact::unknown();
-
-    // Free LibTorch functions returning a tensor.
-    const Expr *OptionsArg = nullptr;
-    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I)
-      if (isTensorOptionsClass(FD->getParamDecl(I)->getType()))
-        OptionsArg = Call->getArg(I);
-    const op::FactSet Facts = opFacts(Name, op::Aten);
-    if (Facts & op::Factory) {
-      DeviceFact F = OptionsArg ? evalOptions(OptionsArg, St, Depth + 1)
-                                : DeviceFact::make(DeviceFact::NoDevice, Call);
-      if (F.K == DeviceFact::NoDevice)
-        F = DeviceFact::make(DeviceFact::CPU, Call);
-      else if (F.isKnown() || F.K == DeviceFact::SameAs) {
-        F.Origin = Call;
-        F.How = DeviceFact::Created;
-      }
-      F.ZeroDim = (Facts & op::ZeroDimResult).any();
-      return F;
-    }
-    if ((Facts & op::LikeFactory) && OptionsArg) {
-      DeviceFact F = evalOptions(OptionsArg, St, Depth + 1);
-      if (F.K != DeviceFact::NoDevice) {
-        if (F.isKnown())
-          F.Origin = Call;
-        return F;
-      }
-    }
-    // Other ops: on the device of their first tensor argument.
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-      const Expr *Arg = Call->getArg(I);
-      if (isTensor(Arg->getType())) {
-        DeviceFact F = eval(Arg, St, Depth + 1);
-        F.ZeroDim = false;
-        return F;
-      }
-      if (const Expr *First = firstListElement(Arg))
-        if (isTensor(First->getType())) {
-          DeviceFact F = eval(First, St, Depth + 1);
-          F.ZeroDim = false;
-          return F;
-        }
-    }
-    return DeviceFact::unknown();
+  /// The device of a call's result, as the op table's facts of the call
+  /// choose: a tensor method (operators included: `a + b`, `a[i]` keep a's
+  /// device) and its moves, a factory, a like-factory given options, else
+  /// a free LibTorch function's first tensor argument.
+  DeviceFact evalCall(const OpCall &C, const State &St, unsigned Depth) {
+    using R = std::optional<DeviceFact>;
+    using Switch = OpSwitch<DeviceFact, Transfer &, const State &, unsigned>;
+    static const Switch Calls =
+        Switch()
+            .caseOf(
+                form(op::Method).anyOf(op::MovesToCuda),
+                [](const OpCall &C, Transfer &, const State &, unsigned) -> R {
+                  return DeviceFact::make(DeviceFact::CUDA, C.Call,
+                                          DeviceFact::Moved);
+                })
+            .caseOf(form(op::Method).anyOf(op::MovesToCpu),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      DeviceFact F = DeviceFact::make(DeviceFact::CPU, C.Call,
+                                                      DeviceFact::Moved);
+                      F.ZeroDim =
+                          T.eval(methodObject(C.Call), St, Depth + 1).ZeroDim;
+                      return F;
+                    })
+            .caseOf(form(op::Method).anyOf(op::MovesToArgument),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      return T.evalTo(C.Call, moveDestination(C.Call),
+                                      methodObject(C.Call), St, Depth);
+                    })
+            .caseOf(form(op::Method),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      if (!isTensor(C.Call->getType()) ||
+                          (C.Facts & op::DeviceOpaque))
+                        return DeviceFact::unknown();
+                      DeviceFact F =
+                          T.eval(methodObject(C.Call), St, Depth + 1);
+                      const unsigned First =
+                          isa<CXXOperatorCallExpr>(C.Call) ? 1 : 0;
+                      F.ZeroDim = ((C.Facts & op::KeepsShape) && F.ZeroDim) ||
+                                  ((C.Facts & op::FullReduction) &&
+                                   noExplicitArgs(C.Call, First));
+                      return F;
+                    })
+            // The cases below are free LibTorch functions giving a tensor
+            // (torch::nn::functional's among them); a static member of a
+            // LibTorch class is none.
+            .caseOf(
+                OpPattern().forms({op::Aten, op::Functional}),
+                [](const OpCall &C, Transfer &, const State &, unsigned) -> R {
+                  if (isa<CXXMethodDecl>(C.Callee) ||
+                      !isTensor(C.Call->getType()))
+                    return DeviceFact::unknown();
+                  return std::nullopt;
+                })
+            .caseOf(OpPattern()
+                        .forms({op::Aten, op::Functional})
+                        .anyOf(op::Factory),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      const Expr *Options = optionsArgument(C);
+                      DeviceFact F =
+                          Options
+                              ? T.evalOptions(Options, St, Depth + 1)
+                              : DeviceFact::make(DeviceFact::NoDevice, C.Call);
+                      if (F.K == DeviceFact::NoDevice)
+                        F = DeviceFact::make(DeviceFact::CPU, C.Call);
+                      else if (F.isKnown() || F.K == DeviceFact::SameAs) {
+                        F.Origin = C.Call;
+                        F.How = DeviceFact::Created;
+                      }
+                      F.ZeroDim = (C.Facts & op::ZeroDimResult).any();
+                      return F;
+                    })
+            .caseOf(OpPattern()
+                        .forms({op::Aten, op::Functional})
+                        .anyOf(op::LikeFactory),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      const Expr *Options = optionsArgument(C);
+                      if (!Options)
+                        return std::nullopt;
+                      DeviceFact F = T.evalOptions(Options, St, Depth + 1);
+                      if (F.K == DeviceFact::NoDevice)
+                        return std::nullopt;
+                      if (F.isKnown())
+                        F.Origin = C.Call;
+                      return F;
+                    })
+            // Other ops: on the device of their first tensor argument.
+            .caseOf(OpPattern().forms({op::Aten, op::Functional}),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      const Expr *First = firstTensorArgument(C.Call);
+                      if (!First)
+                        return std::nullopt;
+                      DeviceFact F = T.eval(First, St, Depth + 1);
+                      F.ZeroDim = false;
+                      return F;
+                    });
+    return Calls(C, DeviceFact::unknown(), *this, St, Depth);
   }
 
   /// `x.to(device)`, `x.to(options)`, `x.to(other)`, `x.to(dtype)`.
@@ -601,34 +521,53 @@ private:
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call)
       return DeviceFact::unknown();
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (!FD || !FD->getIdentifier())
-      return DeviceFact::unknown();
-    const op::Form Form = formOf(FD);
-    const op::FactSet Facts = opFacts(FD->getName(), Form);
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      if (Facts & op::OptionsOfTensor) {
-        DeviceFact F = eval(MC->getImplicitObjectArgument(), St, Depth + 1);
-        F.ZeroDim = false;
-        return F;
-      }
-      if (Form != op::Options)
-        return DeviceFact::unknown();
-      if ((Facts & op::OptionsDevice) && MC->getNumArgs() >= 1)
-        // .device(c10::nullopt) and the like: not a device we know.
-        return evalDevice(MC->getArg(0), St, Depth + 1);
-      if (Facts & op::OptionsNonDevice)
-        return evalOptions(MC->getImplicitObjectArgument(), St, Depth + 1);
-      return DeviceFact::unknown();
-    }
-    if (Form == op::Aten) {
-      // torch::device(d), torch::dtype(t): options with that field alone.
-      if ((Facts & op::OptionsDevice) && Call->getNumArgs() >= 1)
-        return evalDevice(Call->getArg(0), St, Depth + 1);
-      if (Facts & op::OptionsNonDevice)
-        return DeviceFact::make(DeviceFact::NoDevice, E);
-    }
-    return DeviceFact::unknown();
+    return evalOptionsCall(OpCall::of(Call), St, Depth);
+  }
+
+  /// The device of the options a call gives: a tensor's options, a setter
+  /// of TensorOptions (the device it sets, or the options it is called on),
+  /// torch::device(d) and torch::dtype(t) (options with that field alone).
+  DeviceFact evalOptionsCall(const OpCall &C, const State &St, unsigned Depth) {
+    using R = std::optional<DeviceFact>;
+    using Switch = OpSwitch<DeviceFact, Transfer &, const State &, unsigned>;
+    static const Switch Calls =
+        Switch()
+            .caseOf(facts(op::OptionsOfTensor),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      const auto *MC = dyn_cast<CXXMemberCallExpr>(C.Call);
+                      if (!MC)
+                        return std::nullopt;
+                      DeviceFact F = T.eval(MC->getImplicitObjectArgument(), St,
+                                            Depth + 1);
+                      F.ZeroDim = false;
+                      return F;
+                    })
+            // .device(c10::nullopt) and the like: not a device we know.
+            .caseOf(OpPattern()
+                        .forms({op::Options, op::Aten})
+                        .anyOf(op::OptionsDevice),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      if (C.Call->getNumArgs() == 0)
+                        return std::nullopt;
+                      return T.evalDevice(C.Call->getArg(0), St, Depth + 1);
+                    })
+            .caseOf(form(op::Options).anyOf(op::OptionsNonDevice),
+                    [](const OpCall &C, Transfer &T, const State &St,
+                       unsigned Depth) -> R {
+                      const auto *MC = dyn_cast<CXXMemberCallExpr>(C.Call);
+                      if (!MC)
+                        return std::nullopt;
+                      return T.evalOptions(MC->getImplicitObjectArgument(), St,
+                                           Depth + 1);
+                    })
+            .caseOf(
+                form(op::Aten).anyOf(op::OptionsNonDevice),
+                [](const OpCall &C, Transfer &, const State &, unsigned) -> R {
+                  return DeviceFact::make(DeviceFact::NoDevice, C.Call);
+                });
+    return Calls(C, DeviceFact::unknown(), *this, St, Depth);
   }
 
   /// A module freshly built: LibTorch creates parameters on the CPU.
@@ -658,11 +597,6 @@ private:
     if (!D || kindOf(D->getType()) != ValueKind::Module)
       return DeviceFact::unknown();
     return lookup(D, St);
-  }
-
-  static const Expr *firstListElement(const Expr *E) {
-    const InitListExpr *IL = peel::writtenList(E);
-    return IL && IL->getNumInits() ? IL->getInit(0) : nullptr;
   }
 
   void recordSite(const CallExpr *Call, const State &St) {

@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -25,74 +26,9 @@ namespace torchtidy {
 
 namespace {
 
-/// `ids.to(device)` -> `ids`, for the ops that keep values as they are.
-const Expr *valuePreservingOperand(const Expr *E) {
-  E = peel::peel(E, peel::TensorValue);
-  const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call)
-    return nullptr;
-  const op::FactSet Facts = callFacts(Call);
-  if ((Facts & op::PassesThrough) && Call->getNumArgs() == 1)
-    return Call->getArg(0);
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  if (!MC || !(Facts & op::ValuePreserving) ||
-      formOf(MC->getMethodDecl()) != op::Method)
-    return nullptr;
-  return MC->getImplicitObjectArgument();
-}
-
 bool isComparison(OverloadedOperatorKind Op) {
   return Op == OO_Less || Op == OO_LessEqual || Op == OO_Greater ||
          Op == OO_GreaterEqual;
-}
-
-/// clamp(min, max) with min a constant >= 0, remainder(n): the result is
-/// bounded (whether within a table's rows is IndexRanges' to say). Not
-/// fmod(n): it keeps the sign of what it divides.
-bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
-  if (Facts & op::BoundsModulo) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    return Callee && Callee->getIdentifier() &&
-           !hasOpName(Callee, {op::Named::fmod, op::Named::fmod_});
-  }
-  if (!(Facts & op::BoundsClamp))
-    return false;
-  // Both bounds given explicitly (the method form has no self argument).
-  const unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
-  if (Call->getNumArgs() < First + 2)
-    return false;
-  for (unsigned I = First; I < First + 2; ++I) {
-    const Expr *A = Call->getArg(I)->IgnoreImplicit();
-    if (isa<CXXDefaultArgExpr>(A))
-      return false;
-    // The lower bound: a constant >= 0.
-    if (I == First) {
-      const Expr *Min = A;
-      for (unsigned K = 0; K < limits::PeeledWrappers; ++K) {
-        const auto *Ctor = dyn_cast<CXXConstructExpr>(Min->IgnoreImplicit());
-        if (!Ctor || Ctor->getNumArgs() != 1)
-          break;
-        Min = Ctor->getArg(0);
-      }
-      Expr::EvalResult R;
-      Min = Min->IgnoreImplicit();
-      if (Min->isValueDependent() ||
-          !Min->getType()->isIntegralOrEnumerationType() ||
-          !Min->EvaluateAsInt(R, Call->getDirectCallee()->getASTContext()) ||
-          R.Val.getInt().isNegative())
-        return false;
-    }
-    // `{}` / c10::nullopt: no bound.
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A)) {
-      if (Ctor->getNumArgs() == 0)
-        return false;
-      const auto *RD =
-          Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
-      if (Ctor->getNumArgs() == 1 && isClass(RD, KnownClass::nullopt_t))
-        return false;
-    }
-  }
-  return true;
 }
 
 /// The position of one CFG element.
@@ -595,64 +531,120 @@ struct IndexGuardFinder::Impl {
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call)
       return make(IndexOrigin::Unknown, IndexOrigin::None);
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    const op::FactSet Facts = callFacts(Call);
-    // std::get<1>(x.topk(5)).
-    if ((Facts & op::TupleElement) && Call->getNumArgs() == 1)
-      return classifyExpr(Call->getArg(0), P);
-    if (const Expr *Whole = wholeOfSplitPiece(Call))
-      return classifyExpr(Whole, P);
-    // What an index op reads from a safe index is a subset of its values:
-    // `torch::randperm(n).index({Slice(None, k)})`, `order.index_select(0,
-    // i)` (the op's own index is checked where it is used).
-    if (std::optional<IndexOpSite> Read = matchIndexOp(Call);
-        Read && Read->Source &&
-        (Read->K == IndexOpSite::IndexSelect ||
-         Read->K == IndexOpSite::Gather || Read->K == IndexOpSite::Take ||
-         Read->K == IndexOpSite::AdvancedIndex)) {
-      IndexOrigin Source = classifyExpr(Read->Source, P);
-      if (Source.K == IndexOrigin::Safe)
-        return Source;
-    }
-    const StringRef Name = torchCalleeName(Call);
-    if (!Name.empty()) {
-      if (Facts & op::IndexProducer)
-        return make(IndexOrigin::Safe, IndexOrigin::Producer, Call, nullptr,
-                    Name.str());
-      if (isBoundingCall(Call, Facts))
-        return make(IndexOrigin::Safe, IndexOrigin::Bounded, Call);
-      if (Facts & op::LiteralTensor) {
-        if (literalIds(Call, Ctx))
-          return make(IndexOrigin::Safe, IndexOrigin::Literal, Call);
-        return make(IndexOrigin::Unsafe, IndexOrigin::Computed, Call, nullptr,
-                    "tensor");
-      }
-      if (Facts & op::Concatenates) {
-        IndexOrigin Result = make(IndexOrigin::Safe, IndexOrigin::Producer,
-                                  Call, nullptr, Name.str());
-        if (Call->getNumArgs() < 1)
-          return make(IndexOrigin::Unknown, IndexOrigin::None);
-        const InitListExpr *IL = peel::writtenList(Call->getArg(0));
-        if (!IL)
-          return make(IndexOrigin::Unknown, IndexOrigin::None);
-        for (const Expr *Part : IL->inits())
-          Result = worst(Result, classifyExpr(Part, P));
-        return Result;
-      }
-      return make(IndexOrigin::Unsafe,
-                  (Facts & op::WrapsMemory) ? IndexOrigin::CallResult
-                                            : IndexOrigin::Computed,
-                  Call, nullptr, Name.str());
-    }
-    // Tensor arithmetic: `ids + 1`.
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
-      if ((MD && isTensorMethod(MD)) || isTorchFunction(Callee))
-        return make(IndexOrigin::Unsafe, IndexOrigin::Computed, Call, nullptr,
-                    getOperatorSpelling(Op->getOperator()));
-    }
+    const OpCall C = OpCall::of(Call);
+    if (std::optional<IndexOrigin> O = calls().find(C, *this, P))
+      return std::move(*O);
     return make(IndexOrigin::Unsafe, IndexOrigin::CallResult, Call, nullptr,
                 calleeName(Call));
+  }
+
+  using R = std::optional<IndexOrigin>;
+  using Switch = OpSwitch<IndexOrigin, Impl &, Point>;
+
+  /// Where a call's values come from, as the op table says; none for a call
+  /// of the program's own (a CallResult).
+  static const Switch &calls() {
+    static const Switch Calls =
+        Switch()
+            // std::get<1>(x.topk(5)).
+            .caseOf(facts(op::TupleElement).args(1),
+                    [](const OpCall &C, Impl &I, Point P) -> R {
+                      return I.classifyExpr(C.Call->getArg(0), P);
+                    })
+            .caseOf(anyCall(),
+                    [](const OpCall &C, Impl &I, Point P) -> R {
+                      if (const Expr *Whole = wholeOfSplitPiece(C.Call))
+                        return I.classifyExpr(Whole, P);
+                      return std::nullopt;
+                    })
+            // What an index op reads from a safe index is a subset of its
+            // values: `torch::randperm(n).index({Slice(None, k)})`,
+            // `order.index_select(0, i)` (the op's own index is checked
+            // where it is used).
+            .caseOf(anyCall(),
+                    [](const OpCall &C, Impl &I, Point P) -> R {
+                      std::optional<IndexOpSite> Read = matchIndexOp(C.Call);
+                      if (!Read || !Read->Source ||
+                          (Read->K != IndexOpSite::IndexSelect &&
+                           Read->K != IndexOpSite::Gather &&
+                           Read->K != IndexOpSite::Take &&
+                           Read->K != IndexOpSite::AdvancedIndex))
+                        return std::nullopt;
+                      IndexOrigin Source = I.classifyExpr(Read->Source, P);
+                      if (Source.K == IndexOrigin::Safe)
+                        return Source;
+                      return std::nullopt;
+                    })
+            // LibTorch's functions and tensor methods: torchOps, else a
+            // value computed (or memory wrapped) by LibTorch.
+            .caseOf(anyCall(),
+                    [](const OpCall &C, Impl &I, Point P) -> R {
+                      const StringRef Name = torchCalleeName(C.Call);
+                      if (Name.empty())
+                        return std::nullopt;
+                      if (R O = torchOps().find(C, I, P))
+                        return O;
+                      return make(IndexOrigin::Unsafe,
+                                  (C.Facts & op::WrapsMemory)
+                                      ? IndexOrigin::CallResult
+                                      : IndexOrigin::Computed,
+                                  C.Call, nullptr, Name.str());
+                    })
+            // Tensor arithmetic: `ids + 1`.
+            .caseOf(anyCall(), [](const OpCall &C, Impl &, Point) -> R {
+              const auto *Op = dyn_cast<CXXOperatorCallExpr>(C.Call);
+              const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
+              if (!Op ||
+                  !((MD && isTensorMethod(MD)) || isTorchFunction(C.Callee)))
+                return std::nullopt;
+              return make(IndexOrigin::Unsafe, IndexOrigin::Computed, C.Call,
+                          nullptr, getOperatorSpelling(Op->getOperator()));
+            });
+    return Calls;
+  }
+
+  /// The LibTorch ops whose values the table bounds: producers of valid
+  /// indices, bounding ops, literal tensors, concatenations.
+  static const Switch &torchOps() {
+    static const Switch Ops =
+        Switch()
+            .caseOf(facts(op::IndexProducer),
+                    [](const OpCall &C, Impl &, Point) -> R {
+                      return make(IndexOrigin::Safe, IndexOrigin::Producer,
+                                  C.Call, nullptr,
+                                  torchCalleeName(C.Call).str());
+                    })
+            .caseOf(facts(op::BoundsModulo | op::BoundsClamp),
+                    [](const OpCall &C, Impl &, Point) -> R {
+                      if (!isBoundingCall(C.Call, C.Facts))
+                        return std::nullopt;
+                      return make(IndexOrigin::Safe, IndexOrigin::Bounded,
+                                  C.Call);
+                    })
+            .caseOf(facts(op::LiteralTensor),
+                    [](const OpCall &C, Impl &I, Point) -> R {
+                      if (literalIds(C.Call, I.Ctx))
+                        return make(IndexOrigin::Safe, IndexOrigin::Literal,
+                                    C.Call);
+                      return make(IndexOrigin::Unsafe, IndexOrigin::Computed,
+                                  C.Call, nullptr, "tensor");
+                    })
+            .caseOf(facts(op::Concatenates),
+                    [](const OpCall &C, Impl &I, Point P) -> R {
+                      const InitListExpr *IL =
+                          C.Call->getNumArgs() < 1
+                              ? nullptr
+                              : peel::writtenList(C.Call->getArg(0));
+                      if (!IL)
+                        return make(IndexOrigin::Unknown, IndexOrigin::None);
+                      IndexOrigin Result =
+                          make(IndexOrigin::Safe, IndexOrigin::Producer, C.Call,
+                               nullptr, torchCalleeName(C.Call).str());
+                      for (const Expr *Part : IL->inits())
+                        Result = worst(Result, I.classifyExpr(Part, P));
+                      return Result;
+                    });
+    return Ops;
   }
 
   /// The normal returns: exit's predecessors that do not end in a throw or

@@ -195,4 +195,65 @@ embeddingRows(const Expr *ModuleExpr, ASTContext &Ctx) {
   return Rows;
 }
 
+const Expr *valuePreservingOperand(const Expr *E) {
+  E = peel::peel(E, peel::TensorValue);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return nullptr;
+  const op::FactSet Facts = callFacts(Call);
+  if ((Facts & op::PassesThrough) && Call->getNumArgs() == 1)
+    return Call->getArg(0);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!MC || !(Facts & op::ValuePreserving) ||
+      formOf(MC->getMethodDecl()) != op::Method)
+    return nullptr;
+  return MC->getImplicitObjectArgument();
+}
+
+bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
+  if (Facts & op::BoundsModulo) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && Callee->getIdentifier() &&
+           !hasOpName(Callee, {op::Named::fmod, op::Named::fmod_});
+  }
+  if (!(Facts & op::BoundsClamp))
+    return false;
+  // Both bounds given explicitly (the method form has no self argument).
+  const unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 1;
+  if (Call->getNumArgs() < First + 2)
+    return false;
+  for (unsigned I = First; I < First + 2; ++I) {
+    const Expr *A = Call->getArg(I)->IgnoreImplicit();
+    if (isa<CXXDefaultArgExpr>(A))
+      return false;
+    // The lower bound: a constant >= 0.
+    if (I == First) {
+      const Expr *Min = A;
+      for (unsigned K = 0; K < limits::PeeledWrappers; ++K) {
+        const auto *Ctor = dyn_cast<CXXConstructExpr>(Min->IgnoreImplicit());
+        if (!Ctor || Ctor->getNumArgs() != 1)
+          break;
+        Min = Ctor->getArg(0);
+      }
+      Expr::EvalResult R;
+      Min = Min->IgnoreImplicit();
+      if (Min->isValueDependent() ||
+          !Min->getType()->isIntegralOrEnumerationType() ||
+          !Min->EvaluateAsInt(R, Call->getDirectCallee()->getASTContext()) ||
+          R.Val.getInt().isNegative())
+        return false;
+    }
+    // `{}` / c10::nullopt: no bound.
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A)) {
+      if (Ctor->getNumArgs() == 0)
+        return false;
+      const auto *RD =
+          Ctor->getArg(0)->getType().getNonReferenceType()->getAsRecordDecl();
+      if (Ctor->getNumArgs() == 1 && isClass(RD, KnownClass::nullopt_t))
+        return false;
+    }
+  }
+  return true;
+}
+
 } // namespace torchtidy

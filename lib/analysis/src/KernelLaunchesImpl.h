@@ -21,6 +21,8 @@
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/KernelLaunches.h"
+#include "torchtidy/analysis/OpSwitch.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -319,6 +321,23 @@ struct KernelLaunchAnalysis::Impl {
   /// What \p E is where \p Use (of \p UseFn) reads it.
   TensorFacts resolve(const clang::Expr *E, const clang::Stmt *Use,
                       const clang::FunctionDecl *UseFn, unsigned Depth = 0);
+
+  /// What a call's tensor result is, as the op table says: a tensor
+  /// method's (resolveMethod), a factory's (contiguous, on the device and
+  /// of the dtype its options give), a like-factory's (resolveLike).
+  TensorFacts resolveCall(const OpCall &C, const clang::Stmt *Use,
+                          const clang::FunctionDecl *UseFn, unsigned Depth);
+
+  /// `x.cuda()`, `x.to(...)`, `x.contiguous()`, `x.t()`...: what x is,
+  /// moved, made contiguous or strided, of another dtype.
+  TensorFacts resolveMethod(const clang::CXXMemberCallExpr *MC,
+                            op::FactSet Facts, const clang::Stmt *Use,
+                            const clang::FunctionDecl *UseFn, unsigned Depth);
+
+  /// `zeros_like(x, options)`: x's facts, with the device and dtype the
+  /// options give.
+  TensorFacts resolveLike(const clang::CallExpr *Call, const clang::Stmt *Use,
+                          const clang::FunctionDecl *UseFn, unsigned Depth);
 
   //===--- Raw views ------------------------------------------------------===//
 

@@ -9,6 +9,7 @@
 #include "KernelLaunchesImpl.h"
 #include "torchtidy/analysis/CudaWork.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -174,98 +175,134 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
   const auto *Call = dyn_cast<CallExpr>(E);
   if (!Call || !isTensorType(Call->getType()))
     return F;
-  const op::FactSet Facts = callFacts(Call);
-  if (const CXXMemberCallExpr *MC = tensorMethodCall(Call)) {
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    F = resolve(Obj, Use, UseFn, Depth + 1);
-    if (Facts & op::DeviceOpaque)
-      F.Device = {};
-    const MoveDestination Move = moveDestination(MC);
-    // The dtype an argument gives (a dtype, or options that hold one).
-    auto TakeDtype = [&](const Expr *A) {
-      if (const std::string Dt = dtypeOf(A); !Dt.empty()) {
-        F.Dtype = Dt;
-        F.DtypeAt = A;
-        F.DtypeVar = nullptr;
-        F.DtypeChecked = false;
-        F.DtypeFactory = nullptr;
-      }
-    };
-    const Expr *Operand = Move.Operand && !isa<CXXDefaultArgExpr>(Move.Operand)
-                              ? Move.Operand
-                              : nullptr;
-    switch (Move.K) {
-    case MoveDestination::NotAMove:
-      break;
-    case MoveDestination::Cuda:
-      F.Device = {PropState::Proven, MC, "", nullptr};
-      break;
-    case MoveDestination::Cpu:
-      F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
-      break;
-    case MoveDestination::Like:
-      if (Operand) {
-        const TensorFacts Other = resolve(Operand, Use, UseFn, Depth + 1);
-        F.Device = Other.Device;
-        F.Dtype = Other.Dtype;
-        F.DtypeAt = Other.DtypeAt;
-        F.DtypeFactory = Other.DtypeFactory;
-      }
-      break;
-    case MoveDestination::Unknown:
-      F.Device = {};
-      break;
-    default:
-      if (Operand) {
-        const DeviceClass D = classifyDevice(Operand);
-        if (D == DeviceClass::CUDA)
-          F.Device = {PropState::Proven, MC, "", nullptr};
-        else if (D == DeviceClass::CPU)
-          F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
-        else if (D == DeviceClass::Configurable)
-          F.Device = {};
-        TakeDtype(Operand);
-      }
-      if (Move.Dtype)
-        TakeDtype(Move.Dtype);
-      break;
+  return resolveCall(OpCall::of(Call), Use, UseFn, Depth);
+}
+
+TensorFacts KernelLaunchAnalysis::Impl::resolveCall(const OpCall &C,
+                                                    const Stmt *Use,
+                                                    const FunctionDecl *UseFn,
+                                                    unsigned Depth) {
+  using R = std::optional<TensorFacts>;
+  using Switch = OpSwitch<TensorFacts, Impl &, const Stmt *,
+                          const FunctionDecl *, unsigned>;
+  static const Switch Calls =
+      Switch()
+          .caseOf(form(op::Method),
+                  [](const OpCall &C, Impl &I, const Stmt *Use,
+                     const FunctionDecl *UseFn, unsigned Depth) -> R {
+                    const auto *MC = dyn_cast<CXXMemberCallExpr>(C.Call);
+                    if (!MC)
+                      return std::nullopt;
+                    return I.resolveMethod(MC, C.Facts, Use, UseFn, Depth);
+                  })
+          .caseOf(facts(op::Factory),
+                  [](const OpCall &C, Impl &I, const Stmt *Use,
+                     const FunctionDecl *UseFn, unsigned Depth) -> R {
+                    TensorFacts F;
+                    F.Contig = {PropState::Proven, C.Call, "", nullptr};
+                    const Expr *Opts = nullptr;
+                    if (optionsArgument(C.Call, Opts))
+                      I.applyOptions(F, C.Call, Opts, Use, UseFn, Depth);
+                    return F;
+                  })
+          .caseOf(facts(op::LikeFactory),
+                  [](const OpCall &C, Impl &I, const Stmt *Use,
+                     const FunctionDecl *UseFn, unsigned Depth) -> R {
+                    if (C.Call->getNumArgs() == 0)
+                      return std::nullopt;
+                    return I.resolveLike(C.Call, Use, UseFn, Depth);
+                  });
+  return Calls(C, TensorFacts(), *this, Use, UseFn, Depth);
+}
+
+TensorFacts KernelLaunchAnalysis::Impl::resolveLike(const CallExpr *Call,
+                                                    const Stmt *Use,
+                                                    const FunctionDecl *UseFn,
+                                                    unsigned Depth) {
+  TensorFacts F = resolve(Call->getArg(0), Use, UseFn, Depth + 1);
+  const Expr *Opts = nullptr;
+  if (optionsArgument(Call, Opts) && Opts) {
+    const DeviceClass D = classifyDevice(Opts);
+    if (D == DeviceClass::CUDA)
+      F.Device = {PropState::Proven, Call, "", nullptr};
+    else if (D == DeviceClass::CPU)
+      F.Device = {PropState::Against, Call, "on the CPU", nullptr};
+    if (const std::string Dt = dtypeOf(Opts); !Dt.empty()) {
+      F.Dtype = Dt;
+      F.DtypeAt = Opts;
+      F.DtypeVar = nullptr;
+      F.DtypeFactory = nullptr;
     }
-    if (Facts & op::StridedView)
-      F.Contig = {PropState::Against, MC, "", nullptr};
-    else if ((Facts & op::Contiguity) && onlyDefaultArgs(MC))
-      F.Contig = {PropState::Proven, MC, "", nullptr};
-    else if (!(Facts & op::ValuePreserving) || (Facts & op::Slices))
-      F.Contig = {};
-    // Other methods keep the device; their dtype may change.
-    if (!(Facts & (op::ValuePreserving | op::StridedView | op::Contiguity)))
-      F.Dtype.clear();
-    return F;
   }
-  if (Facts & op::Factory) {
-    F.Contig = {PropState::Proven, Call, "", nullptr};
-    const Expr *Opts = nullptr;
-    if (optionsArgument(Call, Opts))
-      applyOptions(F, Call, Opts, Use, UseFn, Depth);
-    return F;
-  }
-  if ((Facts & op::LikeFactory) && Call->getNumArgs() >= 1) {
-    F = resolve(Call->getArg(0), Use, UseFn, Depth + 1);
-    const Expr *Opts = nullptr;
-    if (optionsArgument(Call, Opts) && Opts) {
-      const DeviceClass D = classifyDevice(Opts);
+  return F;
+}
+
+TensorFacts KernelLaunchAnalysis::Impl::resolveMethod(
+    const CXXMemberCallExpr *MC, op::FactSet Facts, const Stmt *Use,
+    const FunctionDecl *UseFn, unsigned Depth) {
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  TensorFacts F = resolve(Obj, Use, UseFn, Depth + 1);
+  if (Facts & op::DeviceOpaque)
+    F.Device = {};
+  const MoveDestination Move = moveDestination(MC);
+  // The dtype an argument gives (a dtype, or options that hold one).
+  auto TakeDtype = [&](const Expr *A) {
+    if (const std::string Dt = dtypeOf(A); !Dt.empty()) {
+      F.Dtype = Dt;
+      F.DtypeAt = A;
+      F.DtypeVar = nullptr;
+      F.DtypeChecked = false;
+      F.DtypeFactory = nullptr;
+    }
+  };
+  const Expr *Operand = Move.Operand && !isa<CXXDefaultArgExpr>(Move.Operand)
+                            ? Move.Operand
+                            : nullptr;
+  switch (Move.K) {
+  case MoveDestination::NotAMove:
+    break;
+  case MoveDestination::Cuda:
+    F.Device = {PropState::Proven, MC, "", nullptr};
+    break;
+  case MoveDestination::Cpu:
+    F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
+    break;
+  case MoveDestination::Like:
+    if (Operand) {
+      const TensorFacts Other = resolve(Operand, Use, UseFn, Depth + 1);
+      F.Device = Other.Device;
+      F.Dtype = Other.Dtype;
+      F.DtypeAt = Other.DtypeAt;
+      F.DtypeFactory = Other.DtypeFactory;
+    }
+    break;
+  case MoveDestination::Unknown:
+    F.Device = {};
+    break;
+  default:
+    if (Operand) {
+      const DeviceClass D = classifyDevice(Operand);
       if (D == DeviceClass::CUDA)
-        F.Device = {PropState::Proven, Call, "", nullptr};
+        F.Device = {PropState::Proven, MC, "", nullptr};
       else if (D == DeviceClass::CPU)
-        F.Device = {PropState::Against, Call, "on the CPU", nullptr};
-      if (const std::string Dt = dtypeOf(Opts); !Dt.empty()) {
-        F.Dtype = Dt;
-        F.DtypeAt = Opts;
-        F.DtypeVar = nullptr;
-        F.DtypeFactory = nullptr;
-      }
+        F.Device = {PropState::Against, MC, "moved to the CPU", nullptr};
+      else if (D == DeviceClass::Configurable)
+        F.Device = {};
+      TakeDtype(Operand);
     }
-    return F;
+    if (Move.Dtype)
+      TakeDtype(Move.Dtype);
+    break;
   }
+  if (Facts & op::StridedView)
+    F.Contig = {PropState::Against, MC, "", nullptr};
+  else if ((Facts & op::Contiguity) && onlyDefaultArgs(MC))
+    F.Contig = {PropState::Proven, MC, "", nullptr};
+  else if (!(Facts & op::ValuePreserving) || (Facts & op::Slices))
+    F.Contig = {};
+  // Other methods keep the device; their dtype may change.
+  if (!(Facts & (op::ValuePreserving | op::StridedView | op::Contiguity)))
+    F.Dtype.clear();
   return F;
 }
 

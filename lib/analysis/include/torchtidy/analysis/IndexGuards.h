@@ -25,6 +25,8 @@
 #ifndef TORCHTIDY_ANALYSIS_INDEXGUARDS_H
 #define TORCHTIDY_ANALYSIS_INDEXGUARDS_H
 
+#include "torchtidy/analysis/TorchOps.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -231,6 +233,17 @@ const clang::Expr *containerOfElement(const clang::CallExpr *Call);
 /// `ids`: the tensor an element of a split's pieces comes from (a subset of
 /// its values); null when \p Call is not such an element.
 const clang::Expr *wholeOfSplitPiece(const clang::CallExpr *Call);
+
+/// `ids.to(device)` -> `ids`, `std::move(ids)` -> `ids`: the operand of an
+/// op that keeps its values as they are (PassesThrough, a ValuePreserving
+/// tensor method); null for any other expression.
+const clang::Expr *valuePreservingOperand(const clang::Expr *E);
+
+/// clamp(min, max) with min a constant >= 0, remainder(n): the result of
+/// \p Call (whose op facts are \p Facts) is bounded (whether within a
+/// table's rows is IndexRanges' to say). Not fmod(n): it keeps the sign of
+/// what it divides.
+bool isBoundingCall(const clang::CallExpr *Call, op::FactSet Facts);
 
 } // namespace torchtidy
 
