@@ -280,7 +280,7 @@ private:
     R.K = DeviceFact::DeviceOf;
     R.Ref = D;
     R.RefOrigin = At;
-    R.CudaWhenAvailable = mentionsCudaIsAvailable(At);
+    R.CudaWhenAvailable = mentionsCudaAvailability(At);
     return R;
   }
 

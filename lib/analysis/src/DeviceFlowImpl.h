@@ -50,8 +50,6 @@ std::optional<DeviceFact> namedDevice(const clang::Expr *Name,
 /// The variable, parameter or member of `this` that \p E names, if it is a
 /// value the analysis tracks.
 const clang::ValueDecl *trackedDecl(const clang::Expr *E);
-/// `torch::cuda::is_available()` somewhere in \p S.
-bool mentionsCudaIsAvailable(const clang::Stmt *S, unsigned Depth = 0);
 
 //--- What the transfer reads of a call (DeviceValues.cpp) -------------------
 

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceFlowImpl.h"
-#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -89,19 +88,6 @@ const ValueDecl *trackedDecl(const Expr *E) {
   if (!D || kindOf(D->getType()) == ValueKind::None)
     return nullptr;
   return D;
-}
-
-bool mentionsCudaIsAvailable(const Stmt *S, unsigned Depth) {
-  if (!S || Depth > limits::SearchDepth)
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (callFacts(CE) & op::CudaAvailability)
-      return true;
-  }
-  for (const Stmt *Child : S->children())
-    if (mentionsCudaIsAvailable(Child, Depth + 1))
-      return true;
-  return false;
 }
 
 const Expr *methodObject(const CallExpr *Call) {

@@ -73,19 +73,6 @@ const Expr *deviceSpelling(const Expr *E) {
   return E;
 }
 
-/// `torch::cuda::is_available()` somewhere in \p S.
-bool mentionsCudaAvailability(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > limits::SearchDepth)
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S))
-    if (callFacts(CE) & op::CudaAvailability)
-      return true;
-  for (const Stmt *Child : S->children())
-    if (mentionsCudaAvailability(Child, Depth + 1))
-      return true;
-  return false;
-}
-
 /// The field a plain assignment `field = value` (through `this`) writes.
 const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   const Expr *LHS = nullptr, *RHS = nullptr;

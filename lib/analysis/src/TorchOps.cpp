@@ -1,6 +1,7 @@
 //===--- TorchOps.cpp - Recognise LibTorch calls by declaration -----------===//
 
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
@@ -238,6 +239,22 @@ MoveDestination moveDestination(const CallExpr *Call) {
       D.Dtype = Arg;
   }
   return D;
+}
+
+static bool mentionsCudaAvailability(const Stmt *S, unsigned Depth) {
+  if (!S || Depth > limits::SearchDepth)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (callFacts(CE) & op::CudaAvailability)
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsCudaAvailability(Child, Depth + 1))
+      return true;
+  return false;
+}
+
+bool mentionsCudaAvailability(const Stmt *S) {
+  return mentionsCudaAvailability(S, 0);
 }
 
 op::FactSet constructFacts(const CXXConstructExpr *Construct) {

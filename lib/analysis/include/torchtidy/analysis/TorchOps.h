@@ -362,6 +362,10 @@ struct MoveDestination {
 /// Where \p Call moves its object (NotAMove for a call that is not a move).
 MoveDestination moveDestination(const clang::CallExpr *Call);
 
+/// `torch::cuda::is_available()` (a CudaAvailability call) somewhere in
+/// \p S, searched to limits::SearchDepth levels.
+bool mentionsCudaAvailability(const clang::Stmt *S);
+
 /// The facts of constructing \p Construct's class, when it is a class of
 /// at::, c10:: or torch:: (op::Class rows); NoFact otherwise.
 op::FactSet constructFacts(const clang::CXXConstructExpr *Construct);
