@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
 
 #include <cstdlib>
@@ -132,10 +133,18 @@ protected:
     Version = releaseOf(*AST);
     const std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
     if (!llvm::sys::fs::exists(Cuda) ||
-        !parseInto("#include <cuda_runtime_api.h>\n",
+        !parseInto("#include <cuda_runtime_api.h>\n#include <cuda.h>\n",
                    {"-std=c++17", "-isystem", CudaInclude}, "cuda.cpp", CudaAST,
                    CudaDecls))
       return;
+    // Thrust's algorithms, as host code (its C++ device system).
+    const std::string Cccl = std::string(CudaInclude) + "/cccl";
+    parseInto("#include <thrust/sort.h>\n#include <thrust/copy.h>\n"
+              "#include <thrust/sequence.h>\n"
+              "#include <thrust/iterator/counting_iterator.h>\n",
+              {"-std=c++17", "-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP",
+               "-isystem", Cccl, "-isystem", CudaInclude},
+              "thrust.cpp", ThrustAST, ThrustDecls);
     std::vector<std::string> CudaArgs = {
         "-std=c++17", "-isystem", CudaCompatInclude, "-isystem", CudaInclude};
     for (const std::string &A : systemIncludes(TorchIncludes))
@@ -151,12 +160,16 @@ protected:
     delete CudaAST;
     delete C10CudaDecls;
     delete C10CudaAST;
+    delete ThrustDecls;
+    delete ThrustAST;
     Decls = nullptr;
     AST = nullptr;
     CudaDecls = nullptr;
     CudaAST = nullptr;
     C10CudaDecls = nullptr;
     C10CudaAST = nullptr;
+    ThrustDecls = nullptr;
+    ThrustAST = nullptr;
   }
   void SetUp() override {
     if (!Decls)
@@ -213,6 +226,8 @@ protected:
   static inline Declared *CudaDecls = nullptr;
   static inline ASTUnit *C10CudaAST = nullptr;
   static inline Declared *C10CudaDecls = nullptr;
+  static inline ASTUnit *ThrustAST = nullptr;
+  static inline Declared *ThrustDecls = nullptr;
 };
 
 const unsigned EachForm[] = {op::Method,  op::Aten,       op::Functional,
@@ -299,6 +314,68 @@ TEST_F(TorchOpsTable, EveryCudaRuntimeOpExists) {
   EXPECT_GT(Rows, 0U);
 }
 
+// The CUDA runtime's and driver's functions are the families' (every C
+// function at global scope that cuda_runtime_api.h and cuda.h declare), and
+// each family names some of them.
+TEST_F(TorchOpsTable, TheCudaFamiliesNameTheToolkitsFunctions) {
+  if (!CudaDecls)
+    GTEST_SKIP() << "no CUDA toolkit headers under " << CudaInclude;
+  const SourceManager &SM = CudaAST->getSourceManager();
+  std::vector<unsigned> Named(opFamilyRows().size());
+  unsigned Functions = 0;
+  for (const auto &[Name, Decls] : CudaDecls->Functions[op::Global]) {
+    const FunctionDecl *FD = Decls.front();
+    const llvm::StringRef File =
+        llvm::sys::path::filename(SM.getFilename(FD->getLocation()));
+    if (!FD->isExternC() || (File != "cuda_runtime_api.h" && File != "cuda.h"))
+      continue;
+    ++Functions;
+    bool InAFamily = false;
+    for (unsigned I = 0; I < opFamilyRows().size(); ++I) {
+      const OpFamilyRow &Row = opFamilyRows()[I];
+      if ((Row.Forms & op::Global) && Row.names(Name) &&
+          (Row.Facts & op::CudaRuntimeCall)) {
+        InAFamily = true;
+        ++Named[I];
+      }
+    }
+    EXPECT_TRUE(InAFamily) << Name.str() << " is in no CUDA runtime family";
+  }
+  EXPECT_GT(Functions, 100U);
+  for (unsigned I = 0; I < opFamilyRows().size(); ++I)
+    EXPECT_GT(Named[I], 0U) << opFamilyRows()[I].Prefix.str()
+                            << " names none of the toolkit's functions";
+}
+
+// Thrust's rows: each is a function of namespace thrust.
+TEST_F(TorchOpsTable, EveryThrustOpExists) {
+  if (!ThrustDecls)
+    GTEST_SKIP() << "no thrust headers under " << CudaInclude << "/cccl";
+  unsigned Rows = 0;
+  for (const OpRow &Row : opRows()) {
+    if (!(Row.Forms & op::Thrust))
+      continue;
+    ++Rows;
+    EXPECT_TRUE(ThrustDecls->Functions[op::Thrust].count(Row.Name))
+        << Row.Name.str() << " is not declared in namespace thrust";
+  }
+  EXPECT_GT(Rows, 0U);
+}
+
+// The parameters read by name: functions of at:: declare each, and
+// hasParamName recognises them.
+TEST_F(TorchOpsTable, EveryParameterReadByNameExists) {
+  for (unsigned I = 0; I < paramRows().size(); ++I) {
+    unsigned Found = 0;
+    for (const auto &[Name, Fns] : Decls->Functions[op::Aten])
+      for (const FunctionDecl *FD : Fns)
+        for (const ParmVarDecl *P : FD->parameters())
+          Found += hasParamName(P, static_cast<op::Param>(I));
+    EXPECT_GT(Found, 0U) << paramRows()[I].Name.str()
+                         << " is no parameter of at::'s functions";
+  }
+}
+
 // The c10::cuda rows: functions (Aten) and classes (Class) of LibTorch's
 // c10/cuda headers, in namespace c10::cuda.
 TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
@@ -334,8 +411,7 @@ TEST_F(TorchOpsTable, EveryC10CudaOpExists) {
 // The classes the analyses test types against (TORCHTIDY_CLASS): isClass
 // recognises a declaration of each in the headers its row names, LibTorch's
 // and the C++ library's through <torch/torch.h>, LibTorch's c10/cuda headers,
-// the CUDA runtime's. (Thrust's rows are not checked: no thrust header is
-// parsed here.)
+// the CUDA runtime's, Thrust's.
 TEST_F(TorchOpsTable, EveryClassIsDeclaredWhereItsRowSays) {
   unsigned Checked = 0;
   for (unsigned I = 0; I < classRows().size(); ++I) {
@@ -353,7 +429,8 @@ TEST_F(TorchOpsTable, EveryClassIsDeclaredWhereItsRowSays) {
       In = CudaDecls;
       break;
     case ClassOrigin::Thrust:
-      continue;
+      In = ThrustDecls;
+      break;
     }
     // The CUDA toolkit's headers, or the stand-ins that c10/cuda needs, are
     // missing (the tests of the CUDA rows above skip then too).

@@ -160,4 +160,129 @@ TEST(TorchOps, MoveDestinations) {
   EXPECT_TRUE(moves("x.contiguous(); x.add(y); torch::zeros({2}, d);").empty());
 }
 
+/// The callee's form and the facts of each call in f that \p Fact picks
+/// out, as "name form yes|no", sorted (the matcher visits a call of a
+/// template's specialization out of source order).
+std::vector<std::string> factsOf(const std::string &Prologue,
+                                 const std::string &Body, op::FactSet Fact) {
+  std::vector<std::string> Out =
+      describeCalls(Prologue, "torch::Tensor x", Body,
+                    [&](clang::ASTUnit &, const clang::CallExpr *Call) {
+                      const clang::FunctionDecl *FD = Call->getDirectCallee();
+                      return FD->getNameAsString() + " " +
+                             std::to_string(static_cast<unsigned>(formOf(FD))) +
+                             " " + ((callFacts(Call) & Fact) ? "yes" : "no");
+                    });
+  llvm::sort(Out);
+  return Out;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> V) {
+  llvm::sort(V);
+  return V;
+}
+
+std::string formed(const char *Name, op::Form F, bool Has) {
+  return std::string(Name) + " " + std::to_string(static_cast<unsigned>(F)) +
+         (Has ? " yes" : " no");
+}
+
+// A row of the AnyScope form gives its facts to every function of its name:
+// CUDA's global device min, std::min, a member, a kernel's own clamp.
+TEST(TorchOps, AnyScopeRowsReadTheNameAlone) {
+  const std::string Prologue =
+      "#include <algorithm>\n"
+      "int min(int a, int b);\n"
+      "namespace k { float clamp(float v, float lo, float hi); }\n"
+      "struct Box { int max(int a, int b); int mid(int a, int b); };\n"
+      "int minimum(int a, int b);\n";
+  EXPECT_EQ(
+      factsOf(Prologue,
+              "Box b; min(1, 2); std::min(1, 2); k::clamp(1.f, 0.f, 2.f);"
+              " b.max(1, 2); b.mid(1, 2); minimum(1, 2);",
+              op::BoundsByArguments),
+      sorted({formed("min", op::Global, true), formed("min", op::Std, true),
+              formed("clamp", op::NoForm, true),
+              formed("max", op::AnyMember, true),
+              formed("mid", op::AnyMember, false),
+              formed("minimum", op::Global, false)}));
+  // `min` alone is the smaller of its arguments; std::min keeps its Std facts.
+  EXPECT_EQ(
+      factsOf(Prologue, "min(1, 2); std::max(1, 2);", op::TakesMinimum),
+      sorted({formed("min", op::Global, true), formed("max", op::Std, false)}));
+  EXPECT_EQ(factsOf(Prologue, "std::min(1, 2);", op::StdMin),
+            sorted({formed("min", op::Std, true)}));
+}
+
+// A function of namespace thrust (or one nested in it) has the Thrust form;
+// a function of that name elsewhere has none of its facts.
+TEST(TorchOps, ThrustForm) {
+  const std::string Prologue =
+      "namespace thrust { inline namespace v2 {\n"
+      "template <class I> void sort(I first, I last);\n"
+      "namespace system { template <class I> void copy(I, I, I); }\n"
+      "} }\n"
+      "namespace mine { template <class I> void sort(I first, I last); }\n";
+  EXPECT_EQ(factsOf(Prologue,
+                    "int *p = nullptr; thrust::sort(p, p + 1);"
+                    " mine::sort(p, p + 1);",
+                    op::PermutesRange),
+            sorted({formed("sort", op::Thrust, true),
+                    formed("sort", op::NoForm, false)}));
+  EXPECT_EQ(factsOf(Prologue,
+                    "int *p = nullptr; thrust::system::copy(p, p, p);",
+                    op::CopiesRange),
+            sorted({formed("copy", op::Thrust, true)}));
+}
+
+// The CUDA runtime's and driver's functions, by their families' prefixes:
+// `cuda` and more, `cu` and an upper-case letter, at global scope.
+TEST(TorchOps, FamiliesOfTheCudaRuntime) {
+  const std::string Prologue =
+      "extern \"C\" int cudaMemcpyAsync(void *, const void *, unsigned long);\n"
+      "extern \"C\" int cuMemAlloc(void **, unsigned long);\n"
+      "extern \"C\" int cublasCreate(void **);\n"
+      "extern \"C\" int cuda();\n"
+      "namespace ns { int cudaMalloc(void **, unsigned long); }\n";
+  EXPECT_EQ(factsOf(Prologue,
+                    "void *p = nullptr; cudaMemcpyAsync(p, p, 1);"
+                    " cuMemAlloc(&p, 1); cublasCreate(&p); cuda();"
+                    " ns::cudaMalloc(&p, 1);",
+                    op::CudaRuntimeCall),
+            sorted({formed("cudaMemcpyAsync", op::Global, true),
+                    formed("cuMemAlloc", op::Global, true),
+                    formed("cublasCreate", op::Global, false),
+                    formed("cuda", op::Global, false),
+                    formed("cudaMalloc", op::NoForm, false)}));
+}
+
+TEST(TorchOps, FamilyRowsReadTheirPrefix) {
+  const OpFamilyRow Upper{"cu", op::Global, op::CudaRuntimeCall,
+                          op::FamilyNext::Upper};
+  EXPECT_TRUE(Upper.names("cuInit"));
+  EXPECT_FALSE(Upper.names("cu"));
+  EXPECT_FALSE(Upper.names("cudnnCreate"));
+  EXPECT_FALSE(Upper.names("xcuInit"));
+  const OpFamilyRow Any{"cuda", op::Global, op::CudaRuntimeCall,
+                        op::FamilyNext::AnyChar};
+  EXPECT_TRUE(Any.names("cudaFree"));
+  EXPECT_TRUE(Any.names("cuda_helper"));
+  EXPECT_FALSE(Any.names("cuda"));
+}
+
+// Parameters read by name: a `dim`, not a `self`, `keepdim` or unnamed one.
+TEST(TorchOps, ParametersByName) {
+  auto AST =
+      parse("long argmax_like(int self, long dim, bool keepdim, int);\n");
+  const auto Found = match(functionDecl(hasName("argmax_like")).bind("f"),
+                           AST->getASTContext());
+  ASSERT_EQ(Found.size(), 1U);
+  std::vector<bool> Dims;
+  for (const clang::ParmVarDecl *P :
+       Found.front().getNodeAs<clang::FunctionDecl>("f")->parameters())
+    Dims.push_back(hasParamName(P, op::Param::dim));
+  EXPECT_EQ(Dims, (std::vector<bool>{false, true, false, false}));
+  EXPECT_FALSE(hasParamName(nullptr, op::Param::dim));
+}
+
 } // namespace

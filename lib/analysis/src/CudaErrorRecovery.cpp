@@ -106,10 +106,9 @@ static bool isInertAfterError(const Stmt *S, unsigned Depth = 0) {
       if (isUserDecl(Callee))
         return false;
       // The error's own message (c10::Error::what, msg).
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-          MD && MD->getIdentifier() &&
-          llvm::is_contained({"what", "msg", "what_without_backtrace"},
-                             MD->getName()))
+      if (isa<CXXMethodDecl>(Callee) &&
+          hasOpName(Callee, {op::Named::what, op::Named::msg,
+                             op::Named::what_without_backtrace}))
         return true;
       const DeclContext *DC =
           Callee->getDeclContext()->getEnclosingNamespaceContext();

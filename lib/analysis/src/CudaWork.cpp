@@ -246,15 +246,10 @@ static bool inTorchCudaNamespace(const Decl *D) {
   return N == "at" || N == "c10" || N == "torch";
 }
 
-/// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope.
-static bool isCudaRuntimeFunction(const FunctionDecl *FD) {
-  if (!FD->getIdentifier() || !FD->isExternC() ||
-      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return false;
-  const llvm::StringRef N = FD->getName();
-  if (N.starts_with("cuda") && N.size() > 4)
-    return true;
-  return N.size() > 2 && N.starts_with("cu") && N[2] >= 'A' && N[2] <= 'Z';
+/// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope
+/// (the op table's CUDA runtime families).
+static bool isCudaRuntimeCall(const CallExpr *Call, const FunctionDecl *FD) {
+  return FD->isExternC() && (callFacts(Call) & op::CudaRuntimeCall);
 }
 
 /// The arguments (not defaults) that \p Call passes for the device-carrying
@@ -326,7 +321,7 @@ std::optional<CudaOp> classifyCudaOp(const Expr *E) {
     CudaOp Op{CudaOp::CudaLibrary, E};
     Op.Callee = FD;
     return Op;
-  } else if (isCudaRuntimeFunction(FD)) {
+  } else if (isCudaRuntimeCall(Call, FD)) {
     CudaOp Op{CudaOp::CudaRuntime, E};
     Op.Callee = FD;
     return Op;

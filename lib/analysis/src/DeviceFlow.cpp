@@ -352,7 +352,7 @@ private:
                           isa<CXXOperatorCallExpr>(C.Call) ? 1 : 0;
                       F.ZeroDim = ((C.Facts & op::KeepsShape) && F.ZeroDim) ||
                                   ((C.Facts & op::FullReduction) &&
-                                   noExplicitArgs(C.Call, First));
+                                   peel::noWrittenArgs(C.Call, First));
                       return F;
                     })
             // The cases below are free LibTorch functions giving a tensor

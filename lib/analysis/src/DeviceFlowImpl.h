@@ -60,8 +60,6 @@ const clang::Expr *optionsArgument(const OpCall &C);
 /// The first argument that is a tensor, or a braced list whose first
 /// element is one (`cat({a, b})`: a).
 const clang::Expr *firstTensorArgument(const clang::CallExpr *Call);
-/// No argument from the \p First on written by the user (all defaulted).
-bool noExplicitArgs(const clang::CallExpr *Call, unsigned First);
 
 //--- The values whose device may change unseen (DeviceEscapes.cpp) ----------
 

@@ -116,11 +116,4 @@ const Expr *firstTensorArgument(const CallExpr *Call) {
   return nullptr;
 }
 
-bool noExplicitArgs(const CallExpr *Call, unsigned First) {
-  for (unsigned I = First; I < Call->getNumArgs(); ++I)
-    if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
-      return false;
-  return true;
-}
-
 } // namespace torchtidy::deviceflow

@@ -393,7 +393,7 @@ bool makesZeroDim(const CallExpr *Call) {
   }
   for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
     const CXXRecordDecl *RD = namedRecord(FD->getParamDecl(I)->getType());
-    if (!RD || !RD->getIdentifier() || RD->getName() != "ArrayRef")
+    if (!isClass(RD, KnownClass::ArrayRef))
       continue;
     // `{}`: a default ArrayRef, or one made of an empty initializer_list.
     return peel::writtenEmptyList(Call->getArg(I));

@@ -67,19 +67,6 @@ const ValueDecl *rootOf(const Expr *E) {
   return nullptr;
 }
 
-/// The name of a call's callee ("atomicAdd", "__ldg", "min").
-StringRef calleeName(const CallExpr *Call) {
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  return FD && FD->getIdentifier() ? FD->getName() : StringRef();
-}
-
-/// CUDA's device functions that read memory at an address (__ldg and its
-/// cache-hint twins).
-bool readsAddress(StringRef Name) {
-  return Name.starts_with("__ldg") || Name.starts_with("__ldcg") ||
-         Name.starts_with("__ldca") || Name.starts_with("__ldcs");
-}
-
 /// \p E is below \p Limit as an unsigned value: a remainder by a constant
 /// of at most the limit, or a mask below it.
 bool unsignedBelow(const Expr *E, const ASTContext &Ctx, uint64_t Limit) {
@@ -188,23 +175,6 @@ bool writesVar(const Stmt *Body, const VarDecl *V) {
 
 namespace {
 
-/// A function of Thrust's namespace named \p Name.
-bool isThrust(const CallExpr *Call, llvm::ArrayRef<StringRef> Names) {
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() || !llvm::is_contained(Names, FD->getName()))
-    return false;
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "thrust")
-        return true;
-  return false;
-}
-
-/// Thrust's sorts: they permute the ranges they are given (keys, and the
-/// values of the by-key forms), so every value stays one the range held.
-const StringRef PermutingSorts[] = {"sort", "stable_sort", "sort_by_key",
-                                    "stable_sort_by_key"};
-
 /// The reference to the storage \p E reaches, through casts, pointer
 /// arithmetic, a thrust::device_ptr made from it and raw-data calls:
 /// `p + n`, `device_ptr<T>(t.data_ptr<T>())` -> p / t.
@@ -269,8 +239,7 @@ bool isCountingFromNonNegative(const Expr *E, const ASTContext &Ctx,
   }
   const Expr *Start = nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(E);
-      Call && isThrust(Call, {"make_counting_iterator"}) &&
-      Call->getNumArgs() == 1)
+      Call && (callFacts(Call) & op::CountsUp) && Call->getNumArgs() == 1)
     Start = Call->getArg(0);
   const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
@@ -332,7 +301,7 @@ bool kernelOnlyReads(const FunctionDecl *K, unsigned I) {
                    !VD->getType().getNonReferenceType().isConstQualified();
     } else if (const auto *Call = dyn_cast<CallExpr>(S);
                Call && !isa<CXXOperatorCallExpr>(Call) &&
-               !readsAddress(calleeName(Call))) {
+               !(callFacts(Call) & op::ReadsAddress)) {
       // The storage handed to another function (atomics included).
       for (const Expr *A : Call->arguments())
         if (rootOf(A) == P &&
@@ -570,12 +539,15 @@ private:
       const auto *Call = dyn_cast<CallExpr>(S);
       if (!Call)
         return;
-      if (isThrust(Call, PermutingSorts)) {
+      const op::FactSet Facts = callFacts(Call);
+      if (Facts & op::PermutesRange) {
+        // A sort permutes the ranges it is given: every value stays one the
+        // range held.
         for (const Expr *A : Call->arguments())
           account(A, Storage, Accounted);
         return;
       }
-      if (Kind == NeedsFill && isThrust(Call, {"copy"}) &&
+      if (Kind == NeedsFill && (Facts & op::CopiesRange) &&
           Call->getNumArgs() >= 3) {
         const unsigned N = Call->getNumArgs();
         const Expr *Out = Call->getArg(N - 1);
@@ -587,7 +559,7 @@ private:
         }
         return;
       }
-      if (Kind == NeedsFill && isThrust(Call, {"sequence"}) &&
+      if (Kind == NeedsFill && (Facts & op::FillsSequence) &&
           Call->getNumArgs() >= 2) {
         // sequence([policy,] first, last): 0, 1, 2...
         const unsigned N = Call->getNumArgs();
@@ -648,8 +620,9 @@ private:
   }
 
   static bool isThrustCall(const CallExpr *Call) {
-    return isThrust(Call, PermutingSorts) ||
-           isThrust(Call, {"copy", "sequence"});
+    return (callFacts(Call) &
+            (op::PermutesRange | op::CopiesRange | op::FillsSequence))
+        .any();
   }
 
   /// Marks the reference to the storage \p E reaches as accounted for.

@@ -10,10 +10,9 @@
 
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
-
-#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -68,12 +67,7 @@ bool IndexRangeAnalysis::Impl::elementsTested(const FunctionDecl *FD,
     // std::max_element(v.begin(), v.end()), std::all_of(...): a search of
     // its values.
     const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
-        !llvm::is_contained({"max_element", "min_element", "minmax_element",
-                             "any_of", "all_of", "none_of", "find_if",
-                             "count_if", "max", "min"},
-                            Callee->getName()))
+    if (!Call || !(callFacts(Call) & op::ComparesValues))
       return;
     for (const Expr *A : Call->arguments())
       forEachOwnStmt(A, [&](const Stmt *Sub) {

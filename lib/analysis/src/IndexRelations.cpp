@@ -9,6 +9,7 @@
 #include "IndexRangesImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -241,7 +242,7 @@ Quantity IndexRangeAnalysis::Impl::keptByCrop(const FunctionDecl *FD,
     const auto *Ctor = dyn_cast<CXXConstructExpr>(Part);
     const CXXRecordDecl *RD =
         Ctor ? Ctor->getType()->getAsCXXRecordDecl() : nullptr;
-    if (!RD || !RD->getIdentifier() || RD->getName() != "Slice")
+    if (!isClass(RD, KnownClass::Slice))
       return {};
     auto Arg = [&](unsigned I) -> const Expr * {
       return I < Ctor->getNumArgs() && !isa<CXXDefaultArgExpr>(Ctor->getArg(I))

@@ -11,6 +11,7 @@
 #include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
@@ -28,7 +29,7 @@ IndexRangeAnalysis::Impl::producerDim(const CallExpr *Call) const {
   const unsigned OwnTensor = isa<CXXMethodDecl>(Callee) ? 0 : 1;
   for (unsigned P = 0; P < Callee->getNumParams(); ++P) {
     const ParmVarDecl *Param = Callee->getParamDecl(P);
-    if (!Param->getIdentifier() || Param->getName() != "dim")
+    if (!hasParamName(Param, op::Param::dim))
       continue;
     const Expr *A = P < Call->getNumArgs() ? Call->getArg(P) : nullptr;
     if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(A))
@@ -640,7 +641,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOfCall(const FunctionDecl *FD,
                     return IndexRange::opaque();
                   })
           // A helper of this translation unit: what its returns give.
-          .caseOf(OpPattern().forms({op::NoForm, op::AnyMember, op::Global}),
+          .caseOf(OpPattern().forms(
+                      {op::NoForm, op::AnyMember, op::Global, op::Thrust}),
                   [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
                     return I.helperRange(FD, C.Call);
                   });

@@ -1,7 +1,6 @@
 //===--- KernelIndexLoads.cpp - Indices loaded from another array ---------===//
 
 #include "KernelIndexLoadsImpl.h"
-#include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -44,14 +43,10 @@ bool pointsToIndices(QualType T) {
   return false;
 }
 
-/// A call that bounds its operands' result to a range: std::min/max (the
-/// op table) and CUDA's device min/max/fmin/fmax.
+/// A call that bounds its operands' result to a range: std::min/max, CUDA's
+/// device min/max/fmin/fmax, a clamp (the op table's BoundsByArguments).
 bool isClamp(const CallExpr *Call) {
-  if (callFacts(Call) & (op::StdMin | op::StdMax))
-    return true;
-  const StringRef N = calleeName(Call);
-  return N == "min" || N == "max" || N == "fmin" || N == "fmax" ||
-         N == "fminf" || N == "fmaxf" || N == "clamp";
+  return (callFacts(Call) & op::BoundsByArguments).any();
 }
 
 /// \p Arg is a tensor's raw storage (`t.data_ptr<int>()`, `t.data<int>()`):

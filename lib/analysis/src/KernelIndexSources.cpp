@@ -142,7 +142,8 @@ bool FunctionScan::isLoad(const Expr *E) {
            Op && Op->getOperator() == OO_Subscript)
     Address = Op->getArg(0);
   else if (const auto *Call = dyn_cast<CallExpr>(E);
-           Call && readsAddress(calleeName(Call)) && Call->getNumArgs() > 0)
+           Call && (callFacts(Call) & op::ReadsAddress) &&
+           Call->getNumArgs() > 0)
     Address = Call->getArg(0);
   if (!Address)
     return false;
@@ -262,7 +263,7 @@ bool FunctionScan::boundedDifference(const Expr *E) {
     if (StartPlusBound(Hi))
       return true;
     const auto *Min = dyn_cast<CallExpr>(Hi);
-    if (!Min || !((callFacts(Min) & op::StdMin) || calleeName(Min) == "min"))
+    if (!Min || !(callFacts(Min) & op::TakesMinimum))
       return false;
     return llvm::any_of(Min->arguments(), StartPlusBound);
   };

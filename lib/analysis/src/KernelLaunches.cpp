@@ -74,14 +74,6 @@ const CXXMemberCallExpr *tensorMethodCall(const Expr *E) {
   return MC;
 }
 
-/// Every argument of \p Call after the written ones is a default.
-bool onlyDefaultArgs(const CallExpr *Call) {
-  for (const Expr *A : Call->arguments())
-    if (!isa<CXXDefaultArgExpr>(A))
-      return false;
-  return true;
-}
-
 /// The lambda class whose call operator is \p FD, else null.
 const CXXRecordDecl *lambdaClassOf(const FunctionDecl *FD) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);

@@ -65,9 +65,6 @@ clang::QualType accessorElement(clang::QualType T);
 /// The method call \p E is on a tensor, with its object.
 const clang::CXXMemberCallExpr *tensorMethodCall(const clang::Expr *E);
 
-/// Every argument of \p Call after the written ones is a default.
-bool onlyDefaultArgs(const clang::CallExpr *Call);
-
 /// The lambda class whose call operator is \p FD, else null.
 const clang::CXXRecordDecl *lambdaClassOf(const clang::FunctionDecl *FD);
 

@@ -296,7 +296,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolveMethod(
   }
   if (Facts & op::StridedView)
     F.Contig = {PropState::Against, MC, "", nullptr};
-  else if ((Facts & op::Contiguity) && onlyDefaultArgs(MC))
+  else if ((Facts & op::Contiguity) && peel::noWrittenArgs(MC))
     F.Contig = {PropState::Proven, MC, "", nullptr};
   else if (!(Facts & op::ValuePreserving) || (Facts & op::Slices))
     F.Contig = {};

@@ -201,7 +201,7 @@ void KernelLaunchAnalysis::Impl::testsWhen(const Expr *C, bool Truth,
           Add(deviceOwner(Obj), Guard::Cuda);
       }
       if ((Facts & op::Contiguity) && MC->getType()->isBooleanType() &&
-          onlyDefaultArgs(MC) && isTensorMethod(MC->getMethodDecl()))
+          peel::noWrittenArgs(MC) && isTensorMethod(MC->getMethodDecl()))
         Add(directVariable(Obj), Guard::Contig);
     }
     // Comparisons: devices, dtypes.

@@ -156,4 +156,11 @@ bool writtenEmptyList(const Expr *E) {
   return L != nullptr;
 }
 
+bool noWrittenArgs(const CallExpr *Call, unsigned First) {
+  for (unsigned I = First; I < Call->getNumArgs(); ++I)
+    if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
+      return false;
+  return true;
+}
+
 } // namespace torchtidy::peel

@@ -62,6 +62,17 @@ const ClassRow ClassRows[] = {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+const OpFamilyRow OpFamilyRows[] = {
+#define TORCHTIDY_OP_FAMILY(Prefix, Forms, Facts, Next)                        \
+  {#Prefix, (Forms), (Facts), FamilyNext::Next},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
+const ParamRow ParamRows[] = {
+#define TORCHTIDY_PARAM(Name) {#Name},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 /// The rows by name, built once (function-local statics are thread-safe,
 /// which torch-clangd's worker threads need).
 struct Index {
@@ -92,6 +103,25 @@ llvm::ArrayRef<ModuleRow> moduleRows() { return ModuleRows; }
 llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
 llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
 llvm::ArrayRef<ClassRow> classRows() { return ClassRows; }
+llvm::ArrayRef<OpFamilyRow> opFamilyRows() { return OpFamilyRows; }
+llvm::ArrayRef<ParamRow> paramRows() { return ParamRows; }
+
+bool OpFamilyRow::names(llvm::StringRef Name) const {
+  if (!Name.consume_front(Prefix) || Name.empty())
+    return false;
+  switch (Next) {
+  case FamilyNext::AnyChar:
+    return true;
+  case FamilyNext::Upper:
+    return Name.front() >= 'A' && Name.front() <= 'Z';
+  }
+  return false;
+}
+
+bool hasParamName(const ParmVarDecl *P, op::Param N) {
+  return P && P->getIdentifier() &&
+         P->getName() == ParamRows[static_cast<unsigned>(N)].Name;
+}
 
 llvm::StringRef className(KnownClass C) {
   return ClassRows[static_cast<unsigned>(C)].Name;
@@ -149,6 +179,15 @@ unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
   return index().Modules.lookup((Module + "Impl").str());
 }
 
+/// Declared in namespace thrust or a namespace inside it.
+static bool inThrustNamespace(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() && NS->getName() == "thrust")
+        return true;
+  return false;
+}
+
 /// Declared in torch::nn::functional or a namespace inside it (detail).
 static bool inFunctionalNamespace(const FunctionDecl *FD) {
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
@@ -176,9 +215,9 @@ op::Form formOf(const FunctionDecl *FD) {
   if (!isTorchFunction(FD)) {
     if (FD->isInStdNamespace())
       return Std;
-    return FD->getDeclContext()->getRedeclContext()->isTranslationUnit()
-               ? Global
-               : NoForm;
+    if (FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      return Global;
+    return inThrustNamespace(FD) ? Thrust : NoForm;
   }
   return inFunctionalNamespace(FD) ? Functional : Aten;
 }
@@ -191,7 +230,12 @@ op::FactSet callFacts(const CallExpr *Call, op::Form CalleeForm) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return NoFact;
-  return opFacts(FD->getName(), CalleeForm);
+  const StringRef Name = FD->getName();
+  FactSet Facts = opFacts(Name, CalleeForm | AnyScope);
+  for (const OpFamilyRow &R : OpFamilyRows)
+    if ((R.Forms & CalleeForm) && R.names(Name))
+      Facts |= R.Facts;
+  return Facts;
 }
 
 const Expr *MoveDestination::givenDevice() const {

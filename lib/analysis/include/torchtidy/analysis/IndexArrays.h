@@ -24,13 +24,6 @@ class IndexGuardAnalysis;
 /// `acc[i]` (an accessor's operator[]) -> p / info / acc.
 const clang::ValueDecl *rootOf(const clang::Expr *E);
 
-/// The name of a call's callee ("atomicAdd", "__ldg", "min").
-llvm::StringRef calleeName(const clang::CallExpr *Call);
-
-/// CUDA's device functions that read memory at an address (__ldg and its
-/// cache-hint twins).
-bool readsAddress(llvm::StringRef Name);
-
 /// \p E cannot be negative: a value of unsigned type, a constant >= 0, a
 /// conversion that keeps such a value (an unsigned value into a wider
 /// signed type, or one below the signed type's limit), a sum, product,

@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
+class CallExpr;
 class Expr;
 class InitListExpr;
 class Stmt;
@@ -108,6 +109,10 @@ const clang::InitListExpr *writtenList(const clang::Expr *E);
 /// ArrayRef parameter is its default constructor, `at::IntArrayRef()`, a
 /// `std::vector<long>()` converted to one).
 bool writtenEmptyList(const clang::Expr *E);
+
+/// No argument of \p Call from \p First on was written: each is a default
+/// (`t.contiguous()`, whose memory format is the default one).
+bool noWrittenArgs(const clang::CallExpr *Call, unsigned First = 0);
 
 } // namespace torchtidy::peel
 

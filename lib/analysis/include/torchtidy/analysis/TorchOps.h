@@ -38,6 +38,16 @@ enum Form : unsigned {
   Std = 1U << 6,        ///< free function of namespace std
   Global = 1U << 7,     ///< free function of the global namespace (C)
   Class = 1U << 8,      ///< class of at::, c10::, torch::, as constructed
+  Thrust = 1U << 9,     ///< free function of namespace thrust
+  /// any function of the name (never a callee's formOf: callFacts adds the
+  /// rows of this form to every call's)
+  AnyScope = 1U << 10,
+};
+
+/// What follows a TORCHTIDY_OP_FAMILY row's prefix.
+enum class FamilyNext : unsigned {
+  AnyChar, ///< at least one more character
+  Upper,   ///< an upper-case letter (cuMemAlloc, not cublas)
 };
 
 /// The domains an op's facts fall in. Each is a set of its own (one 32-bit
@@ -190,6 +200,9 @@ enum Fact : unsigned {
   StdMin = factCode(Domain::Library, 5),
   /// std::max(a, b)
   StdMax = factCode(Domain::Library, 6),
+  /// std::max_element, all_of, count_if, min, max...: compares the values
+  /// it is given or a range's
+  ComparesValues = factCode(Domain::Library, 7),
   // Data from outside the program (Domain::Inputs).
   /// std::stoi / atoi / strtol...: text to a number
   ParsesInteger = factCode(Domain::Inputs, 0),
@@ -208,6 +221,23 @@ enum Fact : unsigned {
   /// stream guards) (libtorch-unchecked-kernel-launch's evidence that the
   /// default stream races).
   OtherStream = factCode(Domain::Kernels, 1),
+  /// min, max, fminf, clamp... in any scope: its value lies within what its
+  /// other arguments allow
+  BoundsByArguments = factCode(Domain::Kernels, 2),
+  /// min(a, b) in any scope: the smaller of its arguments
+  TakesMinimum = factCode(Domain::Kernels, 3),
+  /// __ldg and its cache-hinted twins: a load from the address given
+  ReadsAddress = factCode(Domain::Kernels, 4),
+  /// thrust::sort, sort_by_key...: permutes the ranges it is given
+  PermutesRange = factCode(Domain::Kernels, 5),
+  /// thrust::copy(first, last, out)
+  CopiesRange = factCode(Domain::Kernels, 6),
+  /// thrust::sequence(first, last): 0, 1, 2...
+  FillsSequence = factCode(Domain::Kernels, 7),
+  /// thrust::make_counting_iterator(start)
+  CountsUp = factCode(Domain::Kernels, 8),
+  /// a function of the CUDA runtime or driver (cudaMemcpy, cuMemAlloc)
+  CudaRuntimeCall = factCode(Domain::Kernels, 9),
 };
 
 /// A set of facts, one word per domain: what `op::A | op::B` makes and what
@@ -290,6 +320,13 @@ enum class Named : unsigned {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+/// The parameters an analysis reads by name (TORCHTIDY_PARAM rows), in the
+/// table's order: `op::Param::dim`, tested with hasParamName.
+enum class Param : unsigned {
+#define TORCHTIDY_PARAM(Name) Name,
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 } // namespace op
 
 /// Whose headers declare a TORCHTIDY_CLASS row's class (which headers the
@@ -313,7 +350,7 @@ inline bool hasOpFact(llvm::StringRef Name, unsigned Forms, op::FactSet F) {
 }
 
 /// The form of \p FD: op::Method, Aten, Functional, Options, ModuleBase,
-/// AnyMember, Std, Global, or NoForm for another free function.
+/// AnyMember, Std, Global, Thrust, or NoForm for another free function.
 op::Form formOf(const clang::FunctionDecl *FD);
 
 /// The name of op \p N ("where" for op::Named::where).
@@ -327,7 +364,12 @@ bool hasOpName(const clang::NamedDecl *D, op::Named N);
 /// fmod_}`).
 bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
 
-/// The facts of what \p Call calls (NoFact for an unnamed callee).
+/// \p P is named as parameter \p N is.
+bool hasParamName(const clang::ParmVarDecl *P, op::Param N);
+
+/// The facts of what \p Call calls (NoFact for an unnamed callee): its
+/// rows in the callee's form, the AnyScope rows of its name, and the
+/// families (TORCHTIDY_OP_FAMILY) its name and form fall in.
 op::FactSet callFacts(const clang::CallExpr *Call);
 
 /// callFacts of a call whose callee's form (formOf) the caller has already.
@@ -448,6 +490,22 @@ struct NamedOpRow {
   unsigned Forms;
 };
 
+/// One TORCHTIDY_OP_FAMILY row.
+struct OpFamilyRow {
+  llvm::StringRef Prefix;
+  unsigned Forms;
+  op::FactSet Facts;
+  op::FamilyNext Next;
+
+  /// \p Name begins with the prefix and goes on as Next says.
+  bool names(llvm::StringRef Name) const;
+};
+
+/// One TORCHTIDY_PARAM row.
+struct ParamRow {
+  llvm::StringRef Name;
+};
+
 /// One TORCHTIDY_CLASS row.
 struct ClassRow {
   llvm::StringRef Name;
@@ -470,6 +528,8 @@ llvm::ArrayRef<ModuleRow> moduleRows();
 llvm::ArrayRef<DataHookRow> dataHookRows();
 llvm::ArrayRef<NamedOpRow> namedOpRows();
 llvm::ArrayRef<ClassRow> classRows();
+llvm::ArrayRef<OpFamilyRow> opFamilyRows();
+llvm::ArrayRef<ParamRow> paramRows();
 
 /// The name of class \p C ("Tensor" for KnownClass::Tensor).
 llvm::StringRef className(KnownClass C);
