@@ -7,7 +7,9 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace clang;
@@ -113,7 +115,7 @@ bool OpFamilyRow::names(llvm::StringRef Name) const {
   case FamilyNext::AnyChar:
     return true;
   case FamilyNext::Upper:
-    return Name.front() >= 'A' && Name.front() <= 'Z';
+    return llvm::isUpper(Name.front());
   }
   return false;
 }
@@ -179,24 +181,33 @@ unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
   return index().Modules.lookup((Module + "Impl").str());
 }
 
+/// A namespace of \p NS's name (\p NS a NamespaceDecl or another context).
+static bool isNamespaceNamed(const DeclContext *NS, StringRef Name) {
+  const auto *N = dyn_cast_or_null<NamespaceDecl>(NS);
+  return N && N->getIdentifier() && N->getName() == Name;
+}
+
+/// Some namespace enclosing \p FD (at any depth) satisfies \p Is.
+static bool inNamespace(const FunctionDecl *FD,
+                        llvm::function_ref<bool(const DeclContext *)> Is) {
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (isa<NamespaceDecl>(DC) && Is(DC))
+      return true;
+  return false;
+}
+
 /// Declared in namespace thrust or a namespace inside it.
 static bool inThrustNamespace(const FunctionDecl *FD) {
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "thrust")
-        return true;
-  return false;
+  return inNamespace(
+      FD, [](const DeclContext *NS) { return isNamespaceNamed(NS, "thrust"); });
 }
 
 /// Declared in torch::nn::functional or a namespace inside it (detail).
 static bool inFunctionalNamespace(const FunctionDecl *FD) {
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getIdentifier() && NS->getName() == "functional")
-        if (const auto *Nn = dyn_cast<NamespaceDecl>(NS->getParent());
-            Nn && Nn->getIdentifier() && Nn->getName() == "nn")
-          return true;
-  return false;
+  return inNamespace(FD, [](const DeclContext *NS) {
+    return isNamespaceNamed(NS, "functional") &&
+           isNamespaceNamed(NS->getParent(), "nn");
+  });
 }
 
 op::Form formOf(const FunctionDecl *FD) {
