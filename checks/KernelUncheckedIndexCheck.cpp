@@ -2,11 +2,13 @@
 
 #include "KernelUncheckedIndexCheck.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "utils/OptionsUtils.h"
 
@@ -53,7 +55,8 @@ KernelUncheckedIndexCheck::KernelUncheckedIndexCheck(StringRef Name,
     : UserCodeCheck(Name, Context),
       AssertMacros(Options.get(
           "AssertMacros",
-          "CUDA_KERNEL_ASSERT;assert;TORCH_CHECK;TORCH_INTERNAL_ASSERT")) {
+          llvm::join(torchtidy::macrosWith(torchtidy::op::AssertsCondition),
+                     ";"))) {
   Config.AssertMacros.clear();
   for (const StringRef M : utils::options::parseStringList(AssertMacros))
     Config.AssertMacros.push_back(M.str());

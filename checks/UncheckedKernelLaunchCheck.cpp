@@ -5,6 +5,7 @@
 #include "torchtidy/analysis/KernelLaunches.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
 #include "utils/OptionsUtils.h"
 
@@ -16,8 +17,12 @@ namespace clang::tidy::libtorch {
 
 namespace {
 
-constexpr const char *LaunchCheckMacro = "C10_CUDA_KERNEL_LAUNCH_CHECK";
-constexpr const char *LaunchCheckHeader = "c10/cuda/CUDAException.h";
+/// The launch check a fix-it writes after a launch, and its header.
+const torchtidy::MacroRow &writtenLaunchCheck() {
+  static const torchtidy::MacroRow &Row =
+      *torchtidy::firstMacroWith(torchtidy::op::WrittenAfterLaunch);
+  return Row;
+}
 constexpr const char *CurrentStream = "at::cuda::getCurrentCUDAStream()";
 constexpr const char *CurrentStreamHeader = "ATen/cuda/CUDAContext.h";
 
@@ -73,7 +78,10 @@ public:
   // evidence: programs of their own include it too (SchNet_LibTorch_CUDA).
   void MacroDefined(const Token &Name, const MacroDirective *) override {
     const IdentifierInfo *II = Name.getIdentifierInfo();
-    if (!II || II->getName() != "TORCH_EXTENSION_NAME" || Check.OtherStreams)
+    if (!II ||
+        !(torchtidy::macroFacts(II->getName()) &
+          torchtidy::op::NamesExtension) ||
+        Check.OtherStreams)
       return;
     const SourceLocation Loc = Name.getLocation();
     if (SM.isWrittenInCommandLineFile(Loc) || SM.isWrittenInBuiltinFile(Loc))
@@ -93,8 +101,7 @@ public:
     if (!II)
       return;
     const StringRef N = II->getName();
-    if (N == "TORCH_LIBRARY" || N == "TORCH_LIBRARY_IMPL" ||
-        N == "TORCH_LIBRARY_FRAGMENT" || N == "PYBIND11_MODULE")
+    if (torchtidy::macroFacts(N) & torchtidy::op::RegistersOps)
       record(Name.getLocation(),
              ("it registers ops with " + N +
               ": their callers choose the stream they run on")
@@ -253,10 +260,11 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
         StringRef Indent = Buffer.slice(LineStart, Offset);
         if (!Indent.trim().empty())
           Indent = "";
+        const torchtidy::MacroRow &Written = writtenLaunchCheck();
         D << FixItHint::CreateInsertion(
-            After, ("\n" + Indent + LaunchCheckMacro + "();").str());
-        if (PP && !PP->isMacroDefined(LaunchCheckMacro))
-          D << Inserter.createIncludeInsertion(File, LaunchCheckHeader);
+            After, ("\n" + Indent + Written.Name + "();").str());
+        if (PP && !PP->isMacroDefined(Written.Name))
+          D << Inserter.createIncludeInsertion(File, Written.Header);
       }
     }
   }

@@ -17,7 +17,9 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -454,6 +456,85 @@ TEST_F(TorchOpsTable, EveryClassIsDeclaredWhereItsRowSays) {
                          })));
 }
 
+// The macros the analyses and checks read by name (TORCHTIDY_MACRO): after
+// the headers of its origin's rows, each row's macro is defined, and no
+// header defines a Build row's. LibTorch's, the C++ library's and the shim's
+// rows are checked wherever LibTorch's headers parse; the c10/cuda row where
+// the CUDA toolkit's headers are installed, the pybind11 row where pybind11's
+// and Python's are.
+TEST_F(TorchOpsTable, EveryMacroIsDefinedByItsHeader) {
+  std::vector<std::string> TorchArgs = {"-std=c++17"};
+  for (const std::string &A : systemIncludes(TorchIncludes))
+    TorchArgs.push_back(A);
+  std::vector<std::string> ShimArgs = TorchArgs;
+  ShimArgs.insert(ShimArgs.end(), {"-isystem", TORCHTIDY_RUNTIME_INCLUDE});
+  std::vector<std::string> CudaArgs = TorchArgs;
+  CudaArgs.insert(CudaArgs.end(),
+                  {"-isystem", CudaCompatInclude, "-isystem", CudaInclude});
+  const std::string Python = TORCHTIDY_PYTHON_INCLUDE;
+  struct OriginHeaders {
+    MacroOrigin Origin;
+    std::vector<std::string> Args;
+    /// The headers may be missing here (not a failure).
+    bool Optional;
+  };
+  const OriginHeaders Origins[] = {
+      {MacroOrigin::Torch, TorchArgs, false},
+      {MacroOrigin::Std, TorchArgs, false},
+      {MacroOrigin::Shim, ShimArgs, false},
+      {MacroOrigin::TorchCuda, CudaArgs,
+       !llvm::sys::fs::exists(std::string(CudaInclude) + "/cuda.h")},
+      {MacroOrigin::Pybind,
+       {"-std=c++17", "-isystem", Python.empty() ? "/nonexistent" : Python},
+       true},
+  };
+  unsigned Checked = 0, Build = 0;
+  for (const OriginHeaders &O : Origins) {
+    std::string Code;
+    std::vector<const MacroRow *> Rows;
+    for (const MacroRow &Row : macroRows()) {
+      if (Row.Origin != O.Origin)
+        continue;
+      Rows.push_back(&Row);
+      Code += "#include <" + Row.Header.str() + ">\n";
+    }
+    if (Rows.empty())
+      continue;
+    std::vector<std::string> Args = O.Args;
+    Args.emplace_back("-w");
+    std::unique_ptr<ASTUnit> Unit =
+        tooling::buildASTFromCodeWithArgs(Code, Args, "macros.cpp");
+    if (!Unit || Unit->getDiagnostics().hasErrorOccurred()) {
+      EXPECT_TRUE(O.Optional) << "the headers of " << Rows.front()->Name.str()
+                              << "'s row do not parse:\n"
+                              << Code;
+      continue;
+    }
+    Preprocessor &PP = Unit->getPreprocessor();
+    for (const MacroRow *Row : Rows) {
+      ++Checked;
+      EXPECT_TRUE(PP.isMacroDefined(Row->Name))
+          << Row->Name.str() << " is not defined by <" << Row->Header.str()
+          << "> (LibTorch " << Version << ")";
+    }
+    for (const MacroRow &Row : macroRows())
+      if (Row.Origin == MacroOrigin::Build) {
+        ++Build;
+        EXPECT_TRUE(Row.Header.empty()) << Row.Name.str();
+        EXPECT_FALSE(PP.isMacroDefined(Row.Name))
+            << Row.Name.str() << " is defined by " << Code;
+      }
+  }
+  // Every row but the optional origins' was checked, and a Build row.
+  EXPECT_GE(Checked, static_cast<unsigned>(
+                         llvm::count_if(macroRows(), [](const MacroRow &Row) {
+                           return Row.Origin == MacroOrigin::Torch ||
+                                  Row.Origin == MacroOrigin::Std ||
+                                  Row.Origin == MacroOrigin::Shim;
+                         })));
+  EXPECT_GT(Build, 0U);
+}
+
 // A row of a later release (TORCHTIDY_OP_SINCE) names an op that earlier
 // releases do not have, and a row of earlier releases (TORCHTIDY_OP_UNTIL) one
 // that later releases no longer have (else it would be a plain row): the
@@ -607,6 +688,26 @@ TEST(TorchOpsLookup, NamedOpsFollowTheRows) {
   EXPECT_EQ(opName(op::Named::index_put_), "index_put_");
   EXPECT_FALSE(hasOpName(nullptr, op::Named::where));
   EXPECT_FALSE(hasOpName(nullptr, {op::Named::fmod, op::Named::fmod_}));
+}
+
+// The macro lookups read the rows: a name's facts, the names with a fact in
+// the table's order, the macro a fix-it writes.
+TEST(TorchOpsLookup, MacrosFollowTheRows) {
+  for (const MacroRow &Row : macroRows())
+    EXPECT_EQ(macroFacts(Row.Name) & Row.Facts, Row.Facts) << Row.Name.str();
+  EXPECT_EQ(macroFacts("NO_SUCH_MACRO"), op::NoMacroFact);
+  EXPECT_TRUE(macroFacts("TORCH_LIBRARY_IMPL") & op::RegistersOps);
+  EXPECT_FALSE(macroFacts("TORCH_CHECK") & op::RegistersOps);
+  EXPECT_EQ(llvm::join(macrosWith(op::AssertsCondition), ";"),
+            "CUDA_KERNEL_ASSERT;assert;TORCH_CHECK;TORCH_INTERNAL_ASSERT");
+  EXPECT_EQ(llvm::join(macrosWith(op::ChecksLaunch), ";"),
+            "C10_CUDA_KERNEL_LAUNCH_CHECK;TORCHTIDY_CHECK_LAUNCH");
+  EXPECT_TRUE(macrosWith(op::ChecksLaunch | op::ChecksIndex).empty());
+  const MacroRow *Written = firstMacroWith(op::WrittenAfterLaunch);
+  ASSERT_TRUE(Written);
+  EXPECT_EQ(Written->Name, "C10_CUDA_KERNEL_LAUNCH_CHECK");
+  EXPECT_EQ(Written->Header, "c10/cuda/CUDAException.h");
+  EXPECT_TRUE(Written->Facts & op::ChecksLaunch);
 }
 
 // KnownClass follows the rows' order, so each name is its row's.

@@ -57,7 +57,7 @@ struct BranchGuard {
 SourceLocation checkIndexExpansion(SourceLocation Loc, const SourceManager &SM,
                                    const LangOptions &LO) {
   for (unsigned I = 0; Loc.isMacroID() && I < limits::MacroDepth; ++I) {
-    if (Lexer::getImmediateMacroName(Loc, SM, LO) == "TORCHTIDY_CHECK_INDEX")
+    if (macroFacts(Lexer::getImmediateMacroName(Loc, SM, LO)) & op::ChecksIndex)
       return SM.getExpansionLoc(Loc);
     Loc = SM.getImmediateMacroCallerLoc(Loc);
   }

@@ -186,8 +186,8 @@ struct KernelLaunchAnalysis::Impl {
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Config(std::move(C)),
         GuardAnalysis(FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
             IndexGuardConfig{})) {
-    CheckMacros.insert("C10_CUDA_KERNEL_LAUNCH_CHECK");
-    CheckMacros.insert("TORCHTIDY_CHECK_LAUNCH");
+    for (const std::string &M : macrosWith(op::ChecksLaunch))
+      CheckMacros.insert(M);
     for (const std::string &M : Config.LaunchCheckMacros)
       if (!M.empty())
         CheckMacros.insert(M);

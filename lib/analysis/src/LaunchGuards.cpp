@@ -355,7 +355,12 @@ const Expr *KernelLaunchAnalysis::Impl::integerDivisor(const Expr *E) {
 }
 
 const llvm::StringSet<> &KernelLaunchAnalysis::Impl::kernelArgMacros() {
-  static const llvm::StringSet<> Names{"TORCHTIDY_CHECK_KERNEL_ARG"};
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> Names;
+    for (const std::string &M : macrosWith(op::ChecksKernelArgument))
+      Names.insert(M);
+    return Names;
+  }();
   return Names;
 }
 

@@ -75,6 +75,12 @@ const ParamRow ParamRows[] = {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+const MacroRow MacroRows[] = {
+#define TORCHTIDY_MACRO(Name, Facts, Origin, Header)                           \
+  {#Name, (Facts), MacroOrigin::Origin, Header},
+#include "torchtidy/analysis/TorchOps.def"
+};
+
 /// The rows by name, built once (function-local statics are thread-safe,
 /// which torch-clangd's worker threads need).
 struct Index {
@@ -107,6 +113,30 @@ llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
 llvm::ArrayRef<ClassRow> classRows() { return ClassRows; }
 llvm::ArrayRef<OpFamilyRow> opFamilyRows() { return OpFamilyRows; }
 llvm::ArrayRef<ParamRow> paramRows() { return ParamRows; }
+llvm::ArrayRef<MacroRow> macroRows() { return MacroRows; }
+
+unsigned macroFacts(llvm::StringRef Name) {
+  unsigned Facts = op::NoMacroFact;
+  for (const MacroRow &R : MacroRows)
+    if (R.Name == Name)
+      Facts |= R.Facts;
+  return Facts;
+}
+
+std::vector<std::string> macrosWith(unsigned Facts) {
+  std::vector<std::string> Names;
+  for (const MacroRow &R : MacroRows)
+    if ((R.Facts & Facts) == Facts)
+      Names.push_back(R.Name.str());
+  return Names;
+}
+
+const MacroRow *firstMacroWith(unsigned Facts) {
+  for (const MacroRow &R : MacroRows)
+    if ((R.Facts & Facts) == Facts)
+      return &R;
+  return nullptr;
+}
 
 bool OpFamilyRow::names(llvm::StringRef Name) const {
   if (!Name.consume_front(Prefix) || Name.empty())

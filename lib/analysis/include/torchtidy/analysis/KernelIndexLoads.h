@@ -30,6 +30,8 @@
 #ifndef TORCHTIDY_ANALYSIS_KERNELINDEXLOADS_H
 #define TORCHTIDY_ANALYSIS_KERNELINDEXLOADS_H
 
+#include "torchtidy/analysis/TorchOps.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -69,9 +71,9 @@ struct UncheckedIndexLoad {
 
 struct KernelIndexConfig {
   /// Macros whose arguments count as compared where they are invoked, even
-  /// where they expand to nothing (CUDA_KERNEL_ASSERT in some builds).
-  std::vector<std::string> AssertMacros = {
-      "CUDA_KERNEL_ASSERT", "assert", "TORCH_CHECK", "TORCH_INTERNAL_ASSERT"};
+  /// where they expand to nothing (CUDA_KERNEL_ASSERT in some builds); by
+  /// default the table's assertions (op::AssertsCondition).
+  std::vector<std::string> AssertMacros = macrosWith(op::AssertsCondition);
   /// Also analyse host loops over data_ptr<T>() pointers and accessors.
   bool HostLoops = true;
 };

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace torchtidy {
 
@@ -313,6 +315,25 @@ enum ModuleFact : unsigned {
   EmbeddingBagSink = 1U << 2, ///< likewise, summed over bags
 };
 
+/// What a macro of the table (TORCHTIDY_MACRO) is.
+enum MacroFact : unsigned {
+  NoMacroFact = 0,
+  /// checks the last kernel launch's error: counts as the check after one
+  ChecksLaunch = 1U << 0,
+  /// the launch check a fix-it writes after an unchecked launch
+  WrittenAfterLaunch = 1U << 1,
+  /// the runtime shim's check of a kernel's tensor argument
+  ChecksKernelArgument = 1U << 2,
+  /// the runtime shim's check of an index against its table
+  ChecksIndex = 1U << 3,
+  /// an assertion: the identifiers of its arguments count as compared
+  AssertsCondition = 1U << 4,
+  /// registers ops (an op library, an extension module)
+  RegistersOps = 1U << 5,
+  /// names a PyTorch extension (defined by its build)
+  NamesExtension = 1U << 6,
+};
+
 /// The ops an analysis reads by name (TORCHTIDY_NAMED_OP rows), in the
 /// table's order: `op::Named::where`, tested with hasOpName.
 enum class Named : unsigned {
@@ -332,6 +353,17 @@ enum class Param : unsigned {
 /// Whose headers declare a TORCHTIDY_CLASS row's class (which headers the
 /// table test reads to check it).
 enum class ClassOrigin : unsigned { Torch, TorchCuda, Std, Cuda, Thrust };
+
+/// Whose headers define a TORCHTIDY_MACRO row's macro (which headers the
+/// table test includes to check it); Build: none, the build defines it.
+enum class MacroOrigin : unsigned {
+  Torch,
+  TorchCuda,
+  Std,
+  Shim,
+  Pybind,
+  Build
+};
 
 /// The classes and enums the analyses test types against by name
 /// (TORCHTIDY_CLASS rows), in the table's order: `KnownClass::Tensor`,
@@ -363,6 +395,13 @@ bool hasOpName(const clang::NamedDecl *D, op::Named N);
 /// \p D is named as one of \p Ns (an op and its in-place twin: `{fmod,
 /// fmod_}`).
 bool hasOpName(const clang::NamedDecl *D, std::initializer_list<op::Named> Ns);
+
+/// The facts of the table's macro named \p Name (op::NoMacroFact for a
+/// macro the table does not name).
+unsigned macroFacts(llvm::StringRef Name);
+
+/// The names of the table's macros with all of \p Facts, in its order.
+std::vector<std::string> macrosWith(unsigned Facts);
 
 /// \p P is named as parameter \p N is.
 bool hasParamName(const clang::ParmVarDecl *P, op::Param N);
@@ -515,6 +554,14 @@ struct ClassRow {
   ClassOrigin Origin;
 };
 
+/// One TORCHTIDY_MACRO row.
+struct MacroRow {
+  llvm::StringRef Name;
+  unsigned Facts;
+  MacroOrigin Origin;
+  llvm::StringRef Header; ///< "" for MacroOrigin::Build
+};
+
 /// One TORCHTIDY_DATA_HOOK row.
 struct DataHookRow {
   llvm::StringRef Base, Method, Namespace;
@@ -530,6 +577,11 @@ llvm::ArrayRef<NamedOpRow> namedOpRows();
 llvm::ArrayRef<ClassRow> classRows();
 llvm::ArrayRef<OpFamilyRow> opFamilyRows();
 llvm::ArrayRef<ParamRow> paramRows();
+llvm::ArrayRef<MacroRow> macroRows();
+
+/// The first row with all of \p Facts (the macro a fix-it writes), else
+/// null.
+const MacroRow *firstMacroWith(unsigned Facts);
 
 /// The name of class \p C ("Tensor" for KnownClass::Tensor).
 llvm::StringRef className(KnownClass C);
