@@ -285,4 +285,35 @@ TEST(TorchOps, ParametersByName) {
   EXPECT_FALSE(hasParamName(nullptr, op::Param::dim));
 }
 
+// LibTorch's namespaces are read from the outermost one: at::, c10::cuda::,
+// torch::nn::, through an inline namespace; a user's namespace named `at`
+// inside another is not LibTorch's; caffe2 only when asked.
+TEST(TorchOps, TorchNamespacesByTheOutermost) {
+  auto AST = parse("namespace at { void ns_a(); }\n"
+                   "namespace c10 { namespace cuda { void ns_b(); } }\n"
+                   "namespace torch { inline namespace v1 { namespace nn {\n"
+                   "  struct M { void ns_c(); }; } } }\n"
+                   "namespace caffe2 { void ns_d(); }\n"
+                   "namespace user { namespace at { void ns_e(); } }\n"
+                   "namespace { namespace torch { void ns_f(); } }\n"
+                   "void ns_g();\n");
+  auto In = [&](const char *Name, bool OrCaffe2) {
+    const auto Found =
+        match(functionDecl(hasName(Name)).bind("f"), AST->getASTContext());
+    EXPECT_EQ(Found.size(), 1U) << Name;
+    return !Found.empty() &&
+           inTorchNamespace(Found.front().getNodeAs<clang::Decl>("f"),
+                            OrCaffe2);
+  };
+  EXPECT_TRUE(In("ns_a", false));
+  EXPECT_TRUE(In("ns_b", false));
+  EXPECT_TRUE(In("ns_c", false));
+  EXPECT_FALSE(In("ns_d", false));
+  EXPECT_TRUE(In("ns_d", true));
+  EXPECT_FALSE(In("ns_e", true));
+  EXPECT_FALSE(In("ns_f", true));
+  EXPECT_FALSE(In("ns_g", true));
+  EXPECT_FALSE(inTorchNamespace(nullptr));
+}
+
 } // namespace

@@ -110,13 +110,8 @@ static bool isInertAfterError(const Stmt *S, unsigned Depth = 0) {
           hasOpName(Callee, {op::Named::what, op::Named::msg,
                              op::Named::what_without_backtrace}))
         return true;
-      const DeclContext *DC =
-          Callee->getDeclContext()->getEnclosingNamespaceContext();
-      for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
-        if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
-            NS && isa<TranslationUnitDecl>(NS->getParent()) &&
-            llvm::is_contained({"at", "c10", "torch", "caffe2"}, NS->getName()))
-          return false;
+      if (inTorchNamespace(Callee, /*OrCaffe2=*/true))
+        return false;
     }
   }
   for (const Stmt *Child : S->children())

@@ -229,21 +229,14 @@ DeviceClass classifyDevice(const Expr *E) { return classify(E, 0); }
 /// Declared in a `cuda` namespace of LibTorch: at::cuda, c10::cuda,
 /// torch::cuda.
 static bool inTorchCudaNamespace(const Decl *D) {
-  bool SawCuda = false;
-  const NamespaceDecl *Top = nullptr;
+  if (!inTorchNamespace(D))
+    return false;
   for (const DeclContext *DC = D->getDeclContext();
        DC && !DC->isTranslationUnit(); DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
-      if (NS->isInline() || !NS->getIdentifier())
-        continue;
-      if (NS->getName() == "cuda")
-        SawCuda = true;
-      Top = NS;
-    }
-  if (!SawCuda || !Top)
-    return false;
-  const llvm::StringRef N = Top->getName();
-  return N == "at" || N == "c10" || N == "torch";
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && !NS->isInline() && NS->getIdentifier() && NS->getName() == "cuda")
+      return true;
+  return false;
 }
 
 /// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope

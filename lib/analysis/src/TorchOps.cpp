@@ -363,20 +363,23 @@ bool mayBeIndexOpCallee(const FunctionDecl *FD) {
          index().Sinks.count(FD->getName());
 }
 
-bool isTorchFunction(const FunctionDecl *FD) {
-  if (!FD)
+bool inTorchNamespace(const Decl *D, bool OrCaffe2) {
+  if (!D)
     return false;
-  const DeclContext *DC = FD->getDeclContext();
   const NamespaceDecl *Top = nullptr;
-  for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
+  for (const DeclContext *DC = D->getDeclContext();
+       DC && !DC->isTranslationUnit(); DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       if (!NS->isInline())
         Top = NS;
   if (!Top || !Top->getIdentifier())
     return false;
   const StringRef Name = Top->getName();
-  return Name == "at" || Name == "c10" || Name == "torch";
+  return Name == "at" || Name == "c10" || Name == "torch" ||
+         (OrCaffe2 && Name == "caffe2");
 }
+
+bool isTorchFunction(const FunctionDecl *FD) { return inTorchNamespace(FD); }
 
 bool isTensorMethod(const CXXMethodDecl *MD) {
   if (!MD)

@@ -604,6 +604,11 @@ bool mayBeIndexOpCallee(const clang::FunctionDecl *FD);
 /// \p FD is declared in namespace `at`, `c10` or `torch` (any nesting).
 bool isTorchFunction(const clang::FunctionDecl *FD);
 
+/// \p D is declared in namespace `at`, `c10` or `torch` (any nesting: its
+/// outermost namespace but inline ones), or `caffe2` too with \p OrCaffe2
+/// (caffe2::TypeMeta, what a tensor's dtype() is).
+bool inTorchNamespace(const clang::Decl *D, bool OrCaffe2 = false);
+
 /// \p MD is a method of `at::Tensor` (or `at::TensorBase`).
 bool isTensorMethod(const clang::CXXMethodDecl *MD);
 
