@@ -264,7 +264,9 @@ void UncheckedKernelLaunchCheck::reportUnchecked(
         D << FixItHint::CreateInsertion(
             After, ("\n" + Indent + Written.Name + "();").str());
         if (PP && !PP->isMacroDefined(Written.Name))
-          D << Inserter.createIncludeInsertion(File, Written.Header);
+          // A library's header, as extensions include LibTorch's.
+          D << Inserter.createIncludeInsertion(
+              File, ("<" + Written.Header + ">").str());
       }
     }
   }
