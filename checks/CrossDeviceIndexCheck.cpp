@@ -26,10 +26,10 @@ void CrossDeviceIndexCheck::checkFunction(const FunctionDecl *FD,
                                           ASTContext &Ctx) {
   if (!torchtidy::containsIndexOp(FD->getBody()))
     return;
-  torchtidy::DeviceFlow Flow;
-  if (!Flow.analyze(FD, Ctx))
+  const torchtidy::DeviceFlow *Flow = torchtidy::sharedDeviceFlow(FD, Ctx);
+  if (!Flow)
     return;
-  for (const IndexSiteFacts &Site : Flow.sites()) {
+  for (const IndexSiteFacts &Site : Flow->sites()) {
     if (Site.Mismatch == IndexDeviceMismatch::None ||
         (Site.Mismatch == IndexDeviceMismatch::ImplicitCopy &&
          !WarnOnImplicitIndexCopy))

@@ -248,4 +248,36 @@ TEST(DeviceFlow, CombineSites) {
   EXPECT_TRUE(Flow.combineSites().empty());
 }
 
+// The checks share one device flow of a function (with its combine sites):
+// asked twice, the same analysis, with what a fresh one finds; none for a
+// function template's pattern, as analyze declines it.
+TEST(DeviceFlow, SharedOncePerFunction) {
+  auto AST = parse("void f() { auto x = torch::zeros({2}).cuda(); "
+                   "auto i = torch::arange(2); x.take(i); auto y = x + i; }\n"
+                   "template <typename T> void g(T t) { t.take(t); }\n");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  ASSERT_EQ(Fs.size(), 1U);
+  const auto *F = Fs.front().getNodeAs<clang::FunctionDecl>("f");
+  const DeviceFlow *Shared = sharedDeviceFlow(F, Ctx);
+  ASSERT_TRUE(Shared);
+  EXPECT_EQ(sharedDeviceFlow(F, Ctx), Shared);
+  DeviceFlow Fresh;
+  Fresh.setCollectCombineSites(true);
+  ASSERT_TRUE(Fresh.analyze(F, Ctx));
+  ASSERT_EQ(Shared->sites().size(), 1U);
+  EXPECT_EQ(Shared->sites().size(), Fresh.sites().size());
+  EXPECT_EQ(Shared->sites()[0].Source.describe(), "CUDA");
+  EXPECT_EQ(Shared->sites()[0].Index.describe(), "the CPU");
+  EXPECT_EQ(Shared->combineSites().size(), Fresh.combineSites().size());
+  EXPECT_FALSE(Shared->combineSites().empty());
+  auto Gs = match(
+      functionTemplateDecl(hasName("g"), has(functionDecl().bind("g"))), Ctx);
+  ASSERT_EQ(Gs.size(), 1U);
+  EXPECT_EQ(
+      sharedDeviceFlow(Gs.front().getNodeAs<clang::FunctionDecl>("g"), Ctx),
+      nullptr);
+  EXPECT_EQ(sharedDeviceFlow(nullptr, Ctx), nullptr);
+}
+
 } // namespace

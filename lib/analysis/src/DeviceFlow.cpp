@@ -817,4 +817,29 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   return true;
 }
 
+namespace {
+/// One function's DeviceFlow with its combine sites, a FunctionContext
+/// analysis.
+struct SharedFlow {
+  SharedFlow(const FunctionDecl *FD, ASTContext &Ctx) {
+    Flow.setCollectCombineSites(true);
+    Ok = Flow.analyze(FD, Ctx);
+  }
+  DeviceFlow Flow;
+  bool Ok = false;
+};
+} // namespace
+
+const DeviceFlow *sharedDeviceFlow(const FunctionDecl *FD, ASTContext &Ctx) {
+  // What analyze declines, asked of \p FD itself (the context is its
+  // definition's).
+  if (!FD || !FD->hasBody() || FD->isDependentContext() || FD->isInvalidDecl())
+    return nullptr;
+  FunctionContext *Fn = FunctionContexts::of(Ctx).get(FD);
+  if (!Fn)
+    return nullptr;
+  const SharedFlow &S = Fn->analysis<SharedFlow>();
+  return S.Ok ? &S.Flow : nullptr;
+}
+
 } // namespace torchtidy

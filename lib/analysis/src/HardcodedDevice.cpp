@@ -483,9 +483,8 @@ void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
                   llvm::DenseSet<const Stmt *> &Reported) {
   if (!callsFactory(FD->getBody()))
     return;
-  DeviceFlow Flow;
-  Flow.setCollectCombineSites(true);
-  if (!Flow.analyze(FD, Ctx))
+  const DeviceFlow *Flow = sharedDeviceFlow(FD, Ctx);
+  if (!Flow)
     return;
   // Factories already found meeting the module's tensors: what ops make of
   // them is on the module's device once they are (the dataflow keeps the
@@ -499,7 +498,7 @@ void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
               !isa<ParmVarDecl>(O.Fact.Ref))) &&
             madeFromInputs(O.E, FD));
   };
-  for (const CombineSiteFacts &C : Flow.combineSites()) {
+  for (const CombineSiteFacts &C : Flow->combineSites()) {
     const OperandFact *Factory = nullptr, *Other = nullptr;
     for (const OperandFact &O : C.Operands) {
       if (!Other && OnModuleDevice(O))

@@ -170,6 +170,12 @@ private:
   bool CollectCombines = false;
 };
 
+/// The device flow of \p FD with its combine sites, analysed once per
+/// function and shared by every check that asks (FunctionContext's
+/// analysis<T>()); null where DeviceFlow::analyze gives false.
+const DeviceFlow *sharedDeviceFlow(const clang::FunctionDecl *FD,
+                                   clang::ASTContext &Ctx);
+
 } // namespace torchtidy
 
 #endif
