@@ -65,7 +65,9 @@ std::string bindingName(const DanglingPointer &D, const FunctionDecl *FD) {
     } else if (Move.K == MoveDestination::Cuda ||
                To == torchtidy::DeviceClass::CUDA) {
       Suffix = "cuda";
-    } else if (!Move.isMove() && Suffix == "contiguous") {
+    } else if (!Move.isMove() &&
+               torchtidy::hasOpName(Call->getDirectCallee(),
+                                    torchtidy::op::Named::contiguous)) {
       Suffix = "contig";
     }
   }

@@ -23,21 +23,27 @@ const torchtidy::MacroRow &writtenLaunchCheck() {
       *torchtidy::firstMacroWith(torchtidy::op::WrittenAfterLaunch);
   return Row;
 }
-constexpr const char *CurrentStream = "at::cuda::getCurrentCUDAStream()";
-constexpr const char *CurrentStreamHeader = "ATen/cuda/CUDAContext.h";
+/// The function whose stream a fix-it passes a launch (the table's
+/// CurrentStream row, at::cuda's name for c10::cuda's), and its header.
+llvm::StringRef currentStreamName() {
+  static const llvm::StringRef Name =
+      torchtidy::firstOpWith(torchtidy::op::CurrentStream)->Name;
+  return Name;
+}
+constexpr const char *CurrentStreamHeader = "<ATen/cuda/CUDAContext.h>";
 
 const char *dimensionName(unsigned Dim) {
   return Dim == 0 ? "x" : Dim == 1 ? "y" : "z";
 }
 
-/// at::cuda::getCurrentCUDAStream is declared in the translation unit.
+/// at::cuda's currentStreamName() is declared in the translation unit.
 bool declaresCurrentStream(ASTContext &Ctx) {
   for (NamedDecl *At :
        Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("at")))
     if (auto *NS = dyn_cast<NamespaceDecl>(At))
       for (NamedDecl *Cuda : NS->lookup(&Ctx.Idents.get("cuda")))
         if (auto *CudaNS = dyn_cast<NamespaceDecl>(Cuda))
-          if (!CudaNS->lookup(&Ctx.Idents.get("getCurrentCUDAStream")).empty())
+          if (!CudaNS->lookup(&Ctx.Idents.get(currentStreamName())).empty())
             return true;
   return false;
 }
@@ -308,6 +314,8 @@ void UncheckedKernelLaunchCheck::reportStream(
              "at::cuda::getCurrentCUDAStream() as the fourth launch argument")
         << !Kernel.empty() << Kernel << Null;
     const CallExpr *Config = Site.Launch->getConfig();
+    const std::string CurrentStream =
+        ("at::cuda::" + currentStreamName() + "()").str();
     bool Fixed = false;
     if (!Config) {
       // No configuration to fix.

@@ -67,7 +67,9 @@ constexpr const char *CudaCompatInclude = TORCHTIDY_CUDA_COMPAT_INCLUDE;
 /// Rows of the CUDA runtime's functions and of LibTorch's c10::cuda, which
 /// <torch/torch.h> does not declare.
 bool isCudaRow(const OpRow &Row) {
-  return (Row.Facts & (op::ReadsLaunchError | op::OtherStream)).any();
+  return (Row.Facts &
+          (op::ReadsLaunchError | op::OtherStream | op::CurrentStream))
+      .any();
 }
 
 /// Every function LibTorch declares, by form and name; and its classes.

@@ -358,7 +358,7 @@ struct IndexRangeAnalysis::Impl {
   /// The argument of the option setter \p Name in an options chain
   /// (`F::PadFuncOptions({0, 2}).value(-1)` -> `-1`), else null.
   static const clang::Expr *optionValue(const clang::Expr *Options,
-                                        llvm::StringRef Name);
+                                        op::Named Name);
 
   IndexRange whereRange(const clang::FunctionDecl *FD,
                         const clang::CallExpr *Call);

@@ -489,7 +489,8 @@ IndexRange IndexRangeAnalysis::Impl::rangeOfCall(const FunctionDecl *FD,
                   .named({op::Named::pad}),
               [](const OpCall &C, Impl &I, const FunctionDecl *FD) -> R {
                 IndexRange Range = I.rangeOf(FD, argAt(C.Call, 0), nullptr);
-                if (const Expr *Value = optionValue(argAt(C.Call, 1), "value"))
+                if (const Expr *Value =
+                        optionValue(argAt(C.Call, 1), op::Named::value))
                   Range.join(I.values(I.quantityOf(FD, Value), Value, true));
                 else
                   Range.join(
@@ -734,14 +735,13 @@ bool IndexRangeAnalysis::Impl::nonNegative(const IndexRange &R) {
 }
 
 const Expr *IndexRangeAnalysis::Impl::optionValue(const Expr *Options,
-                                                  llvm::StringRef Name) {
+                                                  op::Named Name) {
   const Expr *Found = nullptr;
   if (Options)
     forEachOwnStmt(Options, [&](const Stmt *S) {
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
         if (const CXXMethodDecl *MD = MC->getMethodDecl())
-          if (!Found && MD->getIdentifier() && MD->getName() == Name &&
-              MC->getNumArgs() == 1)
+          if (!Found && hasOpName(MD, Name) && MC->getNumArgs() == 1)
             Found = MC->getArg(0);
     });
   return Found;

@@ -131,6 +131,13 @@ std::vector<std::string> macrosWith(unsigned Facts) {
   return Names;
 }
 
+const OpRow *firstOpWith(op::FactSet Facts) {
+  for (const OpRow &R : OpRows)
+    if ((R.Facts & Facts) == Facts)
+      return &R;
+  return nullptr;
+}
+
 const MacroRow *firstMacroWith(unsigned Facts) {
   for (const MacroRow &R : MacroRows)
     if ((R.Facts & Facts) == Facts)

@@ -240,6 +240,9 @@ enum Fact : unsigned {
   CountsUp = factCode(Domain::Kernels, 8),
   /// a function of the CUDA runtime or driver (cudaMemcpy, cuMemAlloc)
   CudaRuntimeCall = factCode(Domain::Kernels, 9),
+  /// at::cuda::getCurrentCUDAStream(): the stream the caller made current
+  /// (what a fix-it passes a launch)
+  CurrentStream = factCode(Domain::Kernels, 10),
 };
 
 /// A set of facts, one word per domain: what `op::A | op::B` makes and what
@@ -582,6 +585,10 @@ llvm::ArrayRef<MacroRow> macroRows();
 /// The first row with all of \p Facts (the macro a fix-it writes), else
 /// null.
 const MacroRow *firstMacroWith(unsigned Facts);
+
+/// The first TORCHTIDY_OP row with all of \p Facts (the function a fix-it
+/// calls), else null.
+const OpRow *firstOpWith(op::FactSet Facts);
 
 /// The name of class \p C ("Tensor" for KnownClass::Tensor).
 llvm::StringRef className(KnownClass C);
