@@ -1,6 +1,7 @@
 //===--- SourceText.cpp - Code as messages and fix-its quote it -----------===//
 
 #include "SourceText.h"
+#include "torchtidy/analysis/Peel.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -125,11 +126,9 @@ std::string quotedOrSpelledText(const Expr *E, const ASTContext &Ctx) {
 bool needsParensForMember(const Expr *E) {
   if (!E)
     return false;
-  E = E->IgnoreImplicit();
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
-    if (Ctor->getNumArgs() == 1 && Ctor->getConstructor() &&
-        Ctor->getConstructor()->isCopyOrMoveConstructor())
-      E = Ctor->getArg(0)->IgnoreImplicit();
+  E = torchtidy::peel::peel(
+      E, torchtidy::peel::ImplicitCasts | torchtidy::peel::FullExprs |
+             torchtidy::peel::Temporaries | torchtidy::peel::CopiesAndMoves);
   if (isa<DeclRefExpr, MemberExpr, ParenExpr, IntegerLiteral, CXXThisExpr,
           ArraySubscriptExpr, StringLiteral>(E))
     return false;

@@ -197,17 +197,9 @@ embeddingRows(const Expr *ModuleExpr, ASTContext &Ctx) {
 
 const Expr *valuePreservingOperand(const Expr *E) {
   E = peel::peel(E, peel::TensorValue);
-  const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call)
-    return nullptr;
-  const op::FactSet Facts = callFacts(Call);
-  if ((Facts & op::PassesThrough) && Call->getNumArgs() == 1)
-    return Call->getArg(0);
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  if (!MC || !(Facts & op::ValuePreserving) ||
-      formOf(MC->getMethodDecl()) != op::Method)
-    return nullptr;
-  return MC->getImplicitObjectArgument();
+  const Expr *Operand =
+      peel::peelOne(E, peel::PassThroughCalls | peel::ValuePreservingMethods);
+  return Operand == E ? nullptr : Operand;
 }
 
 bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {

@@ -470,9 +470,7 @@ private:
       const auto *E = dyn_cast<Expr>(S);
       if (!E)
         continue;
-      if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-        E = EWC->getSubExpr();
-      E = E->IgnoreParens();
+      E = peel::peel(E, peel::FullExprs | peel::Parens);
       if (isa<BinaryOperator>(E) || isa<CXXOperatorCallExpr>(E))
         PlainAssignments.insert(E);
     }

@@ -391,9 +391,8 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
     // A local pointer that nothing reassigns: where its initialiser points.
     if (VD->isLocalVarDecl() && !DRE->refersToEnclosingVariableOrCapture() &&
         VD->getInit() && Body && !isReassigned(VD)) {
-      const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
-      while (const auto *Cast = dyn_cast<ExplicitCastExpr>(Init))
-        Init = Cast->getSubExpr()->IgnoreParenImpCasts();
+      const Expr *Init =
+          peel::peel(VD->getInit(), peel::Converted | peel::TemplateArguments);
       if (const auto *New = dyn_cast<CXXNewExpr>(Init)) {
         O.K = BufferOrigin::Pointer;
         O.Owner = VD;

@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/UserCode.h"
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -147,7 +148,7 @@ bool exitsBy(const Stmt *S, bool LoopJumps, bool Returns, unsigned Depth) {
       (LoopJumps && (isa<BreakStmt>(S) || isa<ContinueStmt>(S))))
     return true;
   if (const auto *E = dyn_cast<Expr>(S)) {
-    E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+    E = peel::peel(E, peel::Compiler);
     if (isa<CXXThrowExpr>(E))
       return true;
     if (const auto *Call = dyn_cast<CallExpr>(E))
