@@ -137,3 +137,14 @@ struct Samples {
 torch::Tensor fromField(Samples &s) {
   return torch::from_blob(s.values, {4}, torch::kFloat);
 }
+
+// CUDA's own half type is the Half dtype's element, as c10::Half is.
+struct __half { unsigned short x; }; // as cuda_fp16.h declares it
+torch::Tensor cudaHalvesAsDefault(__half *h, int64_t n) {
+  return torch::from_blob(h, {n});
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'from_blob' wraps 'h', whose elements are '__half' (2 bytes), as float32, the default dtype: the bytes are reinterpreted, so the values are wrong, and the tensor reads 2 times the buffer's size, past its end; pass torch::kFloat16 [libtorch-from-blob-dtype]
+  // CHECK-FIXES: return torch::from_blob(h, {n}, torch::kFloat16);
+}
+torch::Tensor cudaHalvesAsHalf(__half *h, int64_t n) {
+  return torch::from_blob(h, {n}, torch::kHalf);
+}

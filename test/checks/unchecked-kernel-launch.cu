@@ -139,6 +139,33 @@ void wrong_dtype(torch::Tensor x, cudaStream_t stream) {
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
+// CUDA's own half types hold the Half and BFloat16 dtypes as LibTorch's do,
+// and a complex dtype holds complex elements: one model of which C++ type
+// each dtype is, shared with libtorch-from-blob-dtype.
+struct __half { unsigned short x; };        // as cuda_fp16.h declares it
+struct __nv_bfloat16 { unsigned short x; }; // as cuda_bf16.h declares it
+__global__ void half_kernel(const __half *in, int n) {}
+__global__ void bf16_kernel(const __nv_bfloat16 *in, int n) {}
+__global__ void cfloat_kernel(const c10::complex<float> *in, int n) {}
+
+void half_and_complex(torch::Tensor x, cudaStream_t stream) {
+  auto h = torch::zeros({4}, x.options().dtype(torch::kHalf));
+  half_kernel<<<1, 4, 0, stream>>>((const __half *)h.data_ptr(), 4);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto b = torch::zeros({4}, x.options().dtype(torch::kBFloat16));
+  bf16_kernel<<<1, 4, 0, stream>>>((const __nv_bfloat16 *)b.data_ptr(), 4);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  half_kernel<<<1, 4, 0, stream>>>((const __half *)b.data_ptr(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: 'b.data_ptr()' passes the storage of 'b', which holds BFloat16 values, to kernel 'half_kernel' as 'const __half' elements: the kernel reinterprets their bytes{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  auto c = torch::zeros({4}, x.options().dtype(torch::kComplexFloat));
+  cfloat_kernel<<<1, 4, 0, stream>>>((const c10::complex<float> *)c.data_ptr(), 4);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  copy_kernel<<<1, 4, 0, stream>>>((const float *)c.data_ptr(), x.data_ptr<float>(), 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: 'c.data_ptr()' passes the storage of 'c', which holds ComplexFloat values, to kernel 'copy_kernel' as 'const float' elements: the kernel reinterprets their bytes{{.*}}
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 // Bytes allocated for objects of the kernel's type (the sizes written with
 // its sizeof) and cast to it: storage by design, no dtype to match. Bytes
 // sized otherwise, or for another type, are still reinterpreted.

@@ -137,7 +137,8 @@ protected:
     Version = releaseOf(*AST);
     const std::string Cuda = std::string(CudaInclude) + "/cuda_runtime_api.h";
     if (!llvm::sys::fs::exists(Cuda) ||
-        !parseInto("#include <cuda_runtime_api.h>\n#include <cuda.h>\n",
+        !parseInto("#include <cuda_runtime_api.h>\n#include <cuda.h>\n"
+                   "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n",
                    {"-std=c++17", "-isystem", CudaInclude}, "cuda.cpp", CudaAST,
                    CudaDecls))
       return;

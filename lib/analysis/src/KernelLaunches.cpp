@@ -3,6 +3,7 @@
 #include "KernelLaunchesImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/PointeeTypes.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -150,38 +151,13 @@ std::string scalarTypeName(const Expr *E, const ASTContext &Ctx) {
 /// nothing when the model does not know the dtype's C++ type.
 std::optional<bool> elementMatches(QualType T, llvm::StringRef Scalar,
                                    const ASTContext &Ctx) {
-  T = T.getCanonicalType().getUnqualifiedType();
-  auto Integer = [&](unsigned Bits, bool Signed) -> std::optional<bool> {
-    if (T->isBooleanType() || !T->isIntegerType())
-      return false;
-    return Ctx.getTypeSize(T) == Bits && T->isSignedIntegerType() == Signed;
-  };
-  auto Record = [&](llvm::StringRef A, llvm::StringRef B) -> bool {
-    const auto *RD = T->getAsRecordDecl();
-    return RD && RD->getIdentifier() &&
-           (RD->getName() == A || RD->getName() == B);
-  };
-  if (Scalar == "Float")
-    return T->isSpecificBuiltinType(BuiltinType::Float);
-  if (Scalar == "Double")
-    return T->isSpecificBuiltinType(BuiltinType::Double);
-  if (Scalar == "Long")
-    return Integer(64, true);
-  if (Scalar == "Int")
-    return Integer(32, true);
-  if (Scalar == "Short")
-    return Integer(16, true);
-  if (Scalar == "Char")
-    return Integer(8, true);
-  if (Scalar == "Byte")
-    return Integer(8, false);
-  if (Scalar == "Bool")
-    return T->isBooleanType();
-  if (Scalar == "Half")
-    return Record("Half", "__half");
-  if (Scalar == "BFloat16")
-    return Record("BFloat16", "__nv_bfloat16");
-  return std::nullopt;
+  const std::optional<Dtype> Want = dtypeNamed(Scalar);
+  if (!Want)
+    return std::nullopt;
+  // The dtype whose elements T is (PointeeTypes' one model of LibTorch's
+  // dtypes as C++ types), else none.
+  const std::optional<Dtype> Own = dtypeOfCppType(T, Ctx);
+  return Own && Own->Name == Want->Name;
 }
 
 /// The element type a dispatch macro picks (AT_DISPATCH_*'s `scalar_t`,

@@ -84,8 +84,9 @@ bool inMacroNamed(clang::SourceLocation Loc, const clang::SourceManager &SM,
 /// The ScalarType enumerator \p E evaluates to ("Long"), else "".
 std::string scalarTypeName(const clang::Expr *E, const clang::ASTContext &Ctx);
 
-/// Whether element type \p T stores dtype \p Scalar: true, false, or
-/// nothing when the model does not know the dtype's C++ type.
+/// Whether element type \p T stores dtype \p Scalar (the ScalarType
+/// enumerator's name): true, false, or nothing for a dtype the model does
+/// not know (a quantized one).
 std::optional<bool> elementMatches(clang::QualType T, llvm::StringRef Scalar,
                                    const clang::ASTContext &Ctx);
 

@@ -11,6 +11,7 @@
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/OpSwitch.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/PointeeTypes.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -128,7 +129,9 @@ void KernelLaunchAnalysis::Impl::applyOptions(TensorFacts &F,
 
 bool KernelLaunchAnalysis::Impl::bytesSizedFor(const TensorFacts &F,
                                                QualType Element) {
-  if ((F.Dtype != "Char" && F.Dtype != "Byte") || !F.DtypeFactory ||
+  // A dtype of bytes (Char, Byte) sized for the elements.
+  const std::optional<Dtype> D = dtypeNamed(F.Dtype);
+  if (!D || D->K != Dtype::Integer || D->Bytes != 1 || !F.DtypeFactory ||
       F.DtypeFactory->getNumArgs() == 0 || Element.isNull())
     return false;
   const QualType Want = Element.getCanonicalType().getUnqualifiedType();

@@ -251,9 +251,9 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
     return std::nullopt;
   }
   const auto *RD = T->getAsCXXRecordDecl();
-  if (isClass(RD, KnownClass::Half))
+  if (isClass(RD, {KnownClass::Half, KnownClass::__half}))
     return dtypeNamed("Half");
-  if (isClass(RD, KnownClass::BFloat16))
+  if (isClass(RD, {KnownClass::BFloat16, KnownClass::__nv_bfloat16}))
     return dtypeNamed("BFloat16");
   if (isClass(RD, KnownClass::complex)) {
     const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
