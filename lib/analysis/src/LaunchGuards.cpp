@@ -132,15 +132,10 @@ void KernelLaunchAnalysis::Impl::atomsWhen(
     llvm::function_ref<void(const Expr *, bool)> Atom, unsigned Depth) {
   if (!C || Depth > limits::SearchDepth)
     return;
-  C = C->IgnoreParens();
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(C)) {
-    atomsWhen(EWC->getSubExpr(), Truth, Atom, Depth + 1);
-    return;
-  }
+  C = peel::peel(C, peel::Parens | peel::FullExprs);
   // C10_LIKELY(c): `__builtin_expect(static_cast<bool>(c), 1)`, a long
   // converted to bool.
-  if (const auto *Expect =
-          dyn_cast<CallExpr>(C->IgnoreParenImpCasts()->IgnoreParens());
+  if (const auto *Expect = dyn_cast<CallExpr>(peel::peel(C, peel::AsComputed));
       Expect && Expect->getNumArgs() == 2 &&
       Expect->getBuiltinCallee() == Builtin::BI__builtin_expect) {
     atomsWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Atom, Depth + 1);
