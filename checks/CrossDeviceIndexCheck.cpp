@@ -50,10 +50,7 @@ static const Expr *written(const Expr *E) {
 static const NamedDecl *namedValue(const Expr *E) {
   if (!E)
     return nullptr;
-  E = torchtidy::peel::peel(
-      E, torchtidy::peel::ImplicitCasts | torchtidy::peel::FullExprs |
-             torchtidy::peel::Temporaries | torchtidy::peel::CopiesAndMoves |
-             torchtidy::peel::Parens);
+  E = torchtidy::peel::peel(E, torchtidy::peel::Copied);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl();
   if (const auto *ME = dyn_cast<MemberExpr>(E))
