@@ -41,9 +41,7 @@ void CrossDeviceIndexCheck::checkFunction(const FunctionDecl *FD,
 
 /// \p E without implicit nodes and the copies LibTorch's signatures make.
 static const Expr *written(const Expr *E) {
-  return torchtidy::peel::peel(
-      E, torchtidy::peel::ImplicitCasts | torchtidy::peel::FullExprs |
-             torchtidy::peel::Temporaries | torchtidy::peel::CopiesAndMoves);
+  return torchtidy::peel::peel(E, torchtidy::peel::CopiedInParens);
 }
 
 /// `idx`, `this->idx`, `(idx)`: spelled as a name the user can recognise.

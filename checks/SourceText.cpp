@@ -126,9 +126,7 @@ std::string quotedOrSpelledText(const Expr *E, const ASTContext &Ctx) {
 bool needsParensForMember(const Expr *E) {
   if (!E)
     return false;
-  E = torchtidy::peel::peel(
-      E, torchtidy::peel::ImplicitCasts | torchtidy::peel::FullExprs |
-             torchtidy::peel::Temporaries | torchtidy::peel::CopiesAndMoves);
+  E = torchtidy::peel::peel(E, torchtidy::peel::CopiedInParens);
   if (isa<DeclRefExpr, MemberExpr, ParenExpr, IntegerLiteral, CXXThisExpr,
           ArraySubscriptExpr, StringLiteral>(E))
     return false;

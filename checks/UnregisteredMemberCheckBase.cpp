@@ -2,7 +2,7 @@
 
 #include "UnregisteredMemberCheckBase.h"
 #include "SourceText.h"
-#include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -175,16 +175,8 @@ void UnregisteredMemberCheckBase::addRegistrationFix(
 /// The string literal a registration's name is made from (`"rms"` converted
 /// to std::string), else null.
 static const StringLiteral *literalName(const Expr *E) {
-  for (unsigned I = 0; E && I < torchtidy::limits::PeeledWrappers; ++I) {
-    E = E->IgnoreImplicit();
-    if (const auto *SL = dyn_cast<StringLiteral>(E))
-      return SL;
-    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
-    if (!Ctor || Ctor->getNumArgs() < 1)
-      return nullptr;
-    E = Ctor->getArg(0);
-  }
-  return nullptr;
+  return dyn_cast_or_null<StringLiteral>(
+      torchtidy::peel::peel(E, torchtidy::peel::FromLiteral));
 }
 
 void UnregisteredMemberCheckBase::reportReplaced(

@@ -110,6 +110,20 @@ TEST(Peel, Constructions) {
   EXPECT_EQ(peeled(Written, peel::AsComputed | peel::FunctionalCasts |
                                 peel::OneArgumentConstructions),
             "DeclRefExpr n");
+  // Any construction from one argument, written or not, the others
+  // defaulted; not one of two written arguments.
+  EXPECT_EQ(peeled(Written, peel::FromLiteral | peel::FunctionalCasts),
+            "DeclRefExpr n");
+  const char *Defaulted = "struct S { S(long a, int b = 2); };"
+                          "S f(long n) { return S(n); }";
+  EXPECT_EQ(peeled(Defaulted, peel::Implicit | peel::FunctionalCasts |
+                                  peel::AnyOneArgumentConstructions),
+            "DeclRefExpr n");
+  const char *Two = "struct S { S(long a, int b); };"
+                    "S f(long n) { return S(n, 1); }";
+  EXPECT_EQ(peeled(Two, peel::Implicit | peel::FunctionalCasts |
+                            peel::AnyOneArgumentConstructions),
+            "CXXTemporaryObjectExpr");
   // Lists of one element.
   EXPECT_EQ(peeled("long f(long n) { return {n}; }",
                    peel::AsComputed | peel::SingleElementLists),
@@ -210,6 +224,25 @@ TEST(Peel, ClimbIsPeelUpwards) {
                           return nullptr;
                         }),
             nullptr);
+}
+
+TEST(Peel, PointersAndParts) {
+  // Every cast of a pointer, not an array's decay.
+  const char *Decay =
+      "char buf[4]; const void *f() { return (const void *)(buf); }";
+  EXPECT_EQ(peeled(Decay, peel::SamePointer), "ImplicitCastExpr");
+  EXPECT_EQ(peeled(Decay, peel::Converted), "DeclRefExpr buf");
+  EXPECT_EQ(peeled("const void *f(char *x) {"
+                   " return static_cast<const void *>((x)); }",
+                   peel::SamePointer),
+            "DeclRefExpr x");
+  // A `.` access is a part of its object; `->` is not.
+  const char *Dot = "struct S { long v; }; long f(S x) { return (x.v); }";
+  EXPECT_EQ(climbedFromX(Dot, peel::Parens | peel::DotMembers), "ParenExpr");
+  EXPECT_EQ(climbedFromX(Dot, peel::Parens), "DeclRefExpr");
+  const char *Arrow = "struct S { long v; }; long f(S *x) { return (x->v); }";
+  EXPECT_EQ(climbedFromX(Arrow, peel::Compiler | peel::DotMembers),
+            "ImplicitCastExpr");
 }
 
 TEST(Peel, NullAndBound) {

@@ -220,15 +220,8 @@ bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
       return false;
     // The lower bound: a constant >= 0.
     if (I == First) {
-      const Expr *Min = A;
-      for (unsigned K = 0; K < limits::PeeledWrappers; ++K) {
-        const auto *Ctor = dyn_cast<CXXConstructExpr>(Min->IgnoreImplicit());
-        if (!Ctor || Ctor->getNumArgs() != 1)
-          break;
-        Min = Ctor->getArg(0);
-      }
+      const Expr *Min = peel::peel(A, peel::FromLiteral);
       Expr::EvalResult R;
-      Min = Min->IgnoreImplicit();
       if (Min->isValueDependent() ||
           !Min->getType()->isIntegralOrEnumerationType() ||
           !Min->EvaluateAsInt(R, Call->getDirectCallee()->getASTContext()) ||

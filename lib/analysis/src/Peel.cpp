@@ -31,8 +31,10 @@ const Expr *constructedFrom(const CXXConstructExpr *CE, unsigned Set) {
   if ((Set & UnwrittenConstructions) && !Written &&
       CE->getParenOrBraceRange().isInvalid())
     return CE->getArg(0);
-  if ((Set & OneArgumentConstructions) && !Written &&
-      (N == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1))))
+  const bool OneArgument = N == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1));
+  if ((Set & OneArgumentConstructions) && !Written && OneArgument)
+    return CE->getArg(0);
+  if ((Set & AnyOneArgumentConstructions) && OneArgument)
     return CE->getArg(0);
   return nullptr;
 }
@@ -61,7 +63,11 @@ const Expr *peelOne(const Expr *E, unsigned Set) {
     if (const Expr *Next = IgnoreParensSingleStep(M); Next != E)
       return Next;
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
-    return (Set & ImplicitCasts) ? IC->getSubExpr() : E;
+    return (Set & ImplicitCasts) ||
+                   ((Set & ImplicitCastsButDecay) &&
+                    IC->getCastKind() != CK_ArrayToPointerDecay)
+               ? IC->getSubExpr()
+               : E;
   if (const auto *FE = dyn_cast<FullExpr>(E))
     return (Set & FullExprs) ? FE->getSubExpr() : E;
   if (Set & Temporaries) {
@@ -82,6 +88,8 @@ const Expr *peelOne(const Expr *E, unsigned Set) {
     const Expr *Next = constructedFrom(CE, Set);
     return Next ? Next : E;
   }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return (Set & DotMembers) && !ME->isArrow() ? ME->getBase() : E;
   if (Set & SingleElementLists) {
     if (const auto *PL = dyn_cast<ParenListExpr>(E))
       return PL->getNumExprs() == 1 ? PL->getExpr(0) : E;

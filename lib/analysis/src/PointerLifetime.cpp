@@ -147,20 +147,12 @@ const Stmt *PointerLifetime::Impl::statementOf(const Stmt *E) const {
 }
 
 bool PointerLifetime::Impl::isWriteOnly(const Expr *Ref) const {
-  const Stmt *Cur = Ref;
-  for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
-    const Stmt *P = parent(Cur);
-    if (!P)
-      return false;
-    if (isa<ParenExpr>(P) ||
-        (isa<MemberExpr>(P) && !cast<MemberExpr>(P)->isArrow())) {
-      Cur = P;
-      continue;
-    }
-    const Expr *LHS = assignmentLHS(P);
-    return LHS && LHS->IgnoreParens() == Cur;
-  }
-  return false;
+  // Up the parentheses and the `.` accesses of which it is a part.
+  const Expr *Top = peel::climb(Ref, peel::Parens | peel::DotMembers,
+                                [this](const Stmt *S) { return parent(S); });
+  const Stmt *P = Top ? parent(Top) : nullptr;
+  const Expr *LHS = P ? assignmentLHS(P) : nullptr;
+  return LHS && LHS->IgnoreParens() == Top;
 }
 
 const CFG *PointerLifetime::Impl::cfg() { return Fn ? Fn->cfg() : nullptr; }

@@ -60,14 +60,11 @@ bool listHasTensor(const Expr *List) {
   if (!IL)
     // Not a braced list: an index vector built elsewhere, maybe of tensors.
     return true;
-  for (const Expr *Init : IL->inits()) {
-    const Expr *E = Init->IgnoreImplicit();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs())
-      E = C->getArg(0)->IgnoreImplicit();
-    if (isTensorType(E->getType().getNonReferenceType()))
-      return true;
-  }
-  return false;
+  // An element is a tensor, or made from one (a TensorIndex of it).
+  return llvm::any_of(IL->inits(), [](const Expr *Init) {
+    const Expr *E = peel::peel(Init, peel::FromLiteral);
+    return isTensorType(E->getType().getNonReferenceType());
+  });
 }
 
 /// The first argument of \p Call that is a tensor.
@@ -327,12 +324,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   if (!E || Depth > limits::OriginDepth)
     return O;
   // Casts: the memory is what it was before them.
-  E = peel::peel(E, peel::Parens | peel::FullExprs);
-  while (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
-      break;
-    E = Cast->getSubExpr()->IgnoreParens();
-  }
+  E = peel::peel(E, peel::SamePointer);
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
       Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) {
     const Expr *Arr = Cast->getSubExpr()->IgnoreParens();

@@ -67,16 +67,37 @@ enum Step : unsigned {
   /// A tensor method the table says keeps the values (x.contiguous(),
   /// x.to(device)): its object.
   ValuePreservingMethods = 1U << 15,
+  /// A construction from one argument, the others defaulted, written or
+  /// not (`std::string("x")`'s literal, `c10::Scalar(0)`'s integer).
+  AnyOneArgumentConstructions = 1U << 16,
+  /// The compiler's conversions but an array's decay to a pointer (where
+  /// a pointer's memory is an array's, the array is the answer).
+  ImplicitCastsButDecay = 1U << 17,
+  /// A `.` member access: the object it is a part of (`s.p = q` writes
+  /// `s`). Not `->`: that object is elsewhere.
+  DotMembers = 1U << 18,
 };
 
-/// What the compiler adds around a value (`IgnoreImplicit`, and parens).
-constexpr unsigned Compiler = Parens | ImplicitCasts | FullExprs | Temporaries;
+/// What the compiler adds around a value, parentheses kept
+/// (`IgnoreImplicit`).
+constexpr unsigned Implicit = ImplicitCasts | FullExprs | Temporaries;
+/// What the compiler adds around a value, and parens.
+constexpr unsigned Compiler = Parens | Implicit;
 /// The same, and template arguments' values (`IgnoreParenImpCasts`).
 constexpr unsigned AsComputed = Compiler | TemplateArguments;
 /// What only converts a value: written casts too.
 constexpr unsigned Converted = Compiler | ExplicitCasts;
 /// The object a value is: through its copies and moves.
 constexpr unsigned Copied = Compiler | CopiesAndMoves;
+/// The same, parentheses kept (an expression as the code spells it).
+constexpr unsigned CopiedInParens = Implicit | CopiesAndMoves;
+/// The memory a pointer points at: through every cast but an array's decay
+/// (a cast changes the pointer's type, not its memory).
+constexpr unsigned SamePointer =
+    Parens | FullExprs | ImplicitCastsButDecay | ExplicitCasts;
+/// A value made from a literal: the literal, through one-argument
+/// constructions (`std::string("x")`, a c10::Scalar from an integer).
+constexpr unsigned FromLiteral = Implicit | AnyOneArgumentConstructions;
 /// The tensor a value is: through copies and the conversions between
 /// LibTorch's tensor classes (an index variable's value).
 constexpr unsigned TensorValue = Copied | TensorCasts;
