@@ -119,6 +119,13 @@ TEST(Peel, Constructions) {
   EXPECT_EQ(peeled(Defaulted, peel::Implicit | peel::FunctionalCasts |
                                   peel::AnyOneArgumentConstructions),
             "DeclRefExpr n");
+  // Exactly one argument: not with the others defaulted.
+  EXPECT_EQ(peeled(Defaulted, peel::Implicit | peel::FunctionalCasts |
+                                  peel::SingleArgumentConstructions),
+            "CXXConstructExpr");
+  EXPECT_EQ(peeled(Written, peel::Implicit | peel::FunctionalCasts |
+                                peel::SingleArgumentConstructions),
+            "DeclRefExpr n");
   const char *Two = "struct S { S(long a, int b); };"
                     "S f(long n) { return S(n, 1); }";
   EXPECT_EQ(peeled(Two, peel::Implicit | peel::FunctionalCasts |

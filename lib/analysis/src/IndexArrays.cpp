@@ -180,20 +180,12 @@ namespace {
 /// `p + n`, `device_ptr<T>(t.data_ptr<T>())` -> p / t.
 const DeclRefExpr *storageRef(const Expr *E) {
   for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
-    E = peelTemporaries(E);
+    // Through a wrapper made from it (`thrust::device_ptr<T>(p)`).
+    E = peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
+                          peel::FunctionalCasts |
+                          peel::SingleArgumentConstructions);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return DRE;
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = FC->getSubExpr();
-      continue;
-    }
-    // A wrapper made from it (`thrust::device_ptr<T>(p)`).
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      if (CE->getNumArgs() != 1)
-        return nullptr;
-      E = CE->getArg(0);
-      continue;
-    }
     if (const auto *BO = dyn_cast<BinaryOperator>(E);
         BO && BO->isAdditiveOp()) {
       E = BO->getLHS()->getType()->isIntegerType() ? BO->getRHS()
@@ -228,7 +220,8 @@ bool isCountingFromNonNegative(const Expr *E, const ASTContext &Ctx,
                                unsigned Depth = 0) {
   if (!E || Depth > 4)
     return false;
-  E = peelTemporaries(E);
+  E = peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
+                        peel::FunctionalCasts);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
       OC && OC->getOperator() == OO_Plus && OC->getNumArgs() == 2)
     return isCountingFromNonNegative(OC->getArg(0), Ctx, Depth + 1);
@@ -250,8 +243,6 @@ bool isCountingFromNonNegative(const Expr *E, const ASTContext &Ctx,
     if (CE->getNumArgs() >= 1)
       Start = CE->getArg(0);
   }
-  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    return isCountingFromNonNegative(FC->getSubExpr(), Ctx, Depth + 1);
   Expr::EvalResult R;
   return Start && !Start->isValueDependent() && Start->EvaluateAsInt(R, Ctx) &&
          !R.Val.getInt().isNegative();

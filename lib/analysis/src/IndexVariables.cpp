@@ -220,7 +220,8 @@ bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
       return false;
     // The lower bound: a constant >= 0.
     if (I == First) {
-      const Expr *Min = peel::peel(A, peel::FromLiteral);
+      const Expr *Min =
+          peel::peel(A, peel::Implicit | peel::SingleArgumentConstructions);
       Expr::EvalResult R;
       if (Min->isValueDependent() ||
           !Min->getType()->isIntegralOrEnumerationType() ||

@@ -249,12 +249,7 @@ bool FunctionScan::launchesBound(const UncheckedIndexLoad &U) {
 
 const Expr *FunctionScan::tensorOfArgument(const Expr *Arg) {
   for (unsigned Steps = 0; Arg && Steps < 4; ++Steps) {
-    Arg = ignoreCasts(Arg);
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
-        Construct && Construct->getNumArgs() == 1) {
-      Arg = Construct->getArg(0);
-      continue;
-    }
+    Arg = peel::peel(Arg, peel::AsComputed | peel::SingleArgumentConstructions);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Arg))
       if (callFacts(MC) & op::RawData)
         return MC->getImplicitObjectArgument();

@@ -152,9 +152,7 @@ TensorFacts KernelLaunchAnalysis::Impl::resolve(const Expr *E, const Stmt *Use,
   TensorFacts F;
   if (!E || Depth > limits::OriginDepth)
     return F;
-  E = unwrap(E);
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    return resolve(Cast->getSubExpr(), Use, UseFn, Depth + 1);
+  E = peel::peel(E, peel::Copied | peel::FunctionalCasts);
   if (std::optional<IndexVar> V = directVariable(E)) {
     if (!V->Field)
       if (const auto *VD = dyn_cast<VarDecl>(V->Base))
@@ -367,11 +365,7 @@ std::optional<RawView> KernelLaunchAnalysis::Impl::rawView(const Expr *A,
 const ParmVarDecl *
 KernelLaunchAnalysis::Impl::passedParam(const Expr *A, const FunctionDecl *FD) {
   for (unsigned I = 0; A && I < limits::OriginDepth; ++I) {
-    A = unwrap(A);
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(A)) {
-      A = Cast->getSubExpr();
-      continue;
-    }
+    A = peel::peel(A, peel::Copied | peel::ExplicitCasts);
     if (const auto *BO = dyn_cast<BinaryOperator>(A);
         BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
       A = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()

@@ -61,11 +61,7 @@ void KernelLaunchAnalysis::Impl::addNonZero(const Expr *Count, NonZero &Out,
                                             unsigned Depth) {
   if (!Count || Depth > limits::OriginDepth)
     return;
-  Count = unwrap(Count);
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Count)) {
-    addNonZero(Cast->getSubExpr(), Out, Depth + 1);
-    return;
-  }
+  Count = peel::peel(Count, peel::Copied | peel::ExplicitCasts);
   if (auto S = sizeRead(Count)) {
     Out.Sizes.push_back(*S);
     return;
@@ -138,6 +134,8 @@ std::optional<int64_t> KernelLaunchAnalysis::Impl::valueWhenEmptyOf(
   if (!E || Depth > limits::OriginDepth || E->isValueDependent())
     return std::nullopt;
   E = unwrap(E);
+  // valueWhenEmpty, not a peel: what the cast converts may be known
+  // non-zero (Assumed) where the cast is not.
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return valueWhenEmpty(Cast->getSubExpr(), Leaf, Via, Depth + 1);
   Expr::EvalResult R;
@@ -267,7 +265,7 @@ llvm::SmallVector<const Expr *, 3>
 KernelLaunchAnalysis::Impl::dimensions(const Expr *E) {
   llvm::SmallVector<const Expr *, 3> Dims;
   for (unsigned I = 0; E && I < limits::OriginDepth; ++I) {
-    E = unwrap(E);
+    E = peel::peel(E, peel::Copied | peel::FunctionalCasts);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (VD && isDim3(VD->getType())) {
@@ -284,10 +282,6 @@ KernelLaunchAnalysis::Impl::dimensions(const Expr *E) {
       for (const Expr *A : Ctor->arguments())
         Dims.push_back(isa<CXXDefaultArgExpr>(A) ? nullptr : A);
       return Dims;
-    }
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
     }
     if (E->getType()->isIntegerType())
       Dims.push_back(E);

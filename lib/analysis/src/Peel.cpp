@@ -36,6 +36,8 @@ const Expr *constructedFrom(const CXXConstructExpr *CE, unsigned Set) {
     return CE->getArg(0);
   if ((Set & AnyOneArgumentConstructions) && OneArgument)
     return CE->getArg(0);
+  if ((Set & SingleArgumentConstructions) && N == 1)
+    return CE->getArg(0);
   return nullptr;
 }
 

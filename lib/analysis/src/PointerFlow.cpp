@@ -263,9 +263,8 @@ Store PointerLifetime::Impl::climb(const Expr *E, Carried M,
       return Store{};
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
-      if (M == Carried::Tensor && CE->getConstructor() &&
-          CE->getConstructor()->isCopyOrMoveConstructor() &&
-          isTensor(CE->getType())) {
+      if (M == Carried::Tensor && isTensor(CE->getType()) &&
+          peel::peelOne(CE, peel::CopiesAndMoves) == Cur) {
         Cur = P;
         continue;
       }

@@ -76,6 +76,9 @@ enum Step : unsigned {
   /// A `.` member access: the object it is a part of (`s.p = q` writes
   /// `s`). Not `->`: that object is elsewhere.
   DotMembers = 1U << 18,
+  /// A construction from exactly one argument, written or not (a
+  /// `thrust::device_ptr<T>(p)` of its pointer).
+  SingleArgumentConstructions = 1U << 19,
 };
 
 /// What the compiler adds around a value, parentheses kept
