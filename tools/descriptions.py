@@ -7,8 +7,12 @@ joins them the same way for --version). That sentence is the description of
 the pre-commit hook (.pre-commit-hooks.yaml), it ends the GitHub Action's
 (action.yml), and CMake puts it in the Debian package's description.
 
+Each row's summary is the first paragraph of the check's header comment and
+of its docs page; --check fails where one of them says otherwise.
+
 Usage: tools/descriptions.py --sentence   print the sentence
-       tools/descriptions.py --check      fail if a YAML file says otherwise
+       tools/descriptions.py --check      fail if a YAML file, a check's header
+                                          or docs page says otherwise
        tools/descriptions.py --write      rewrite the YAML files' descriptions
 """
 
@@ -19,6 +23,10 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",\s*"([^"]+)"', re.M)
+# A whole row: its class, name, and the string literals after the name
+# (the finds phrase, then the summary's pieces).
+WHOLE_ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",((?:\s*,?\s*"(?:[^"\\]|\\.)*")+)\s*\)',
+                       re.M)
 ACTION_LEAD = ("Static analysis of LibTorch (PyTorch C++) code on the lines a pull request "
                "changes, with SARIF for code scanning and a job summary of the findings. ")
 
@@ -35,6 +43,69 @@ def sentence(root=ROOT):
     finds = [phrase for _, _, phrase in checks(root)]
     joined = finds[0] if len(finds) == 1 else ", ".join(finds[:-1]) + " and " + finds[-1]
     return "Finds %s in LibTorch code." % joined
+
+
+def summaries(root=ROOT):
+    """(class, name, summary) of each row: the summary's literals joined."""
+    with open(os.path.join(root, "checks", "Checks.def"), encoding="utf-8") as f:
+        text = f.read()
+    rows = []
+    for cls, name, literals in WHOLE_ROW.findall(text):
+        pieces = [p.replace('\\"', '"')
+                  for p in re.findall(r'"((?:[^"\\]|\\.)*)"', literals)]
+        rows.append((cls, name, "".join(pieces[1:])))
+    if len(rows) != len(checks(root)):
+        sys.exit("descriptions: read %d whole rows of the %d in checks/Checks.def"
+                 % (len(rows), len(checks(root))))
+    return rows
+
+
+def words(text):
+    """The words of text, one space apart, without Markdown's code quotes (a
+    page writes `register_module` where Checks.def's plain text cannot)."""
+    return " ".join(text.replace("`", "").split())
+
+
+def header_summary(path, cls):
+    """The doc comment's first paragraph above `class Cls` in a check's header."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    at = next((i for i, l in enumerate(lines) if l.startswith("class %s " % cls)), None)
+    if at is None:
+        return None
+    start = at
+    while start > 0 and lines[start - 1].startswith("///"):
+        start -= 1
+    para = []
+    for l in lines[start:at]:
+        body = l[3:].strip()
+        if not body:
+            break
+        para.append(body)
+    return words(" ".join(para))
+
+
+def docs_summary(path):
+    """The first paragraph after a docs page's heading."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    paras = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    return words(paras[1]) if len(paras) > 1 else None
+
+
+def summary_mismatches(root=ROOT):
+    """Where a check's header comment or docs page does not open with its
+    Checks.def summary: (file, has, want)."""
+    out = []
+    for cls, name, summary in summaries(root):
+        want = words(summary)
+        header = os.path.join("checks", cls + ".h")
+        page = os.path.join("docs", "checks", name[len("libtorch-"):] + ".md")
+        for rel, has in ((header, header_summary(os.path.join(root, header), cls)),
+                         (page, docs_summary(os.path.join(root, page)))):
+            if has != want:
+                out.append((rel, has, want))
+    return out
 
 
 def yaml_quote(text):
@@ -84,6 +155,12 @@ def main():
             print("descriptions: %s is stale (run tools/descriptions.py --write):\n  has:  %s\n"
                   "  want: %s" % (name, found[0], line), file=sys.stderr)
             stale += 1
+    # The summary is written in Checks.def; each header's comment and each
+    # docs page opens with it (SARIF reads it from Checks.def).
+    for rel, has, want in summary_mismatches(a.root):
+        print("descriptions: %s does not open with its Checks.def summary:\n  has:  %s\n"
+              "  want: %s" % (rel, has, want), file=sys.stderr)
+        stale += 1
     return 1 if stale else 0
 
 
