@@ -110,27 +110,28 @@ TEST(Peel, Constructions) {
   EXPECT_EQ(peeled(Written, peel::AsComputed | peel::FunctionalCasts |
                                 peel::OneArgumentConstructions),
             "DeclRefExpr n");
-  // Any construction from one argument, written or not, the others
-  // defaulted; not one of two written arguments.
-  EXPECT_EQ(peeled(Written, peel::FromLiteral | peel::FunctionalCasts),
-            "DeclRefExpr n");
+  // One-argument constructions, written or not: with the others defaulted
+  // (Any...), or exactly one (Single...); never one of two written arguments.
   const char *Defaulted = "struct S { S(long a, int b = 2); };"
                           "S f(long n) { return S(n); }";
-  EXPECT_EQ(peeled(Defaulted, peel::Implicit | peel::FunctionalCasts |
-                                  peel::AnyOneArgumentConstructions),
-            "DeclRefExpr n");
-  // Exactly one argument: not with the others defaulted.
-  EXPECT_EQ(peeled(Defaulted, peel::Implicit | peel::FunctionalCasts |
-                                  peel::SingleArgumentConstructions),
-            "CXXConstructExpr");
-  EXPECT_EQ(peeled(Written, peel::Implicit | peel::FunctionalCasts |
-                                peel::SingleArgumentConstructions),
-            "DeclRefExpr n");
   const char *Two = "struct S { S(long a, int b); };"
                     "S f(long n) { return S(n, 1); }";
-  EXPECT_EQ(peeled(Two, peel::Implicit | peel::FunctionalCasts |
-                            peel::AnyOneArgumentConstructions),
-            "CXXTemporaryObjectExpr");
+  const unsigned Around = peel::Implicit | peel::FunctionalCasts;
+  const struct {
+    const char *Code;
+    unsigned Set;
+    const char *Left;
+  } Cases[] = {
+      {Written, peel::FromLiteral | peel::FunctionalCasts, "DeclRefExpr n"},
+      {Defaulted, Around | peel::AnyOneArgumentConstructions, "DeclRefExpr n"},
+      {Defaulted, Around | peel::SingleArgumentConstructions,
+       "CXXConstructExpr"},
+      {Written, Around | peel::SingleArgumentConstructions, "DeclRefExpr n"},
+      {Two, Around | peel::AnyOneArgumentConstructions,
+       "CXXTemporaryObjectExpr"},
+  };
+  for (const auto &C : Cases)
+    EXPECT_EQ(peeled(C.Code, C.Set), C.Left) << C.Code;
   // Lists of one element.
   EXPECT_EQ(peeled("long f(long n) { return {n}; }",
                    peel::AsComputed | peel::SingleElementLists),
