@@ -22,21 +22,33 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",\s*"([^"]+)"', re.M)
-# A whole row: its class, name, and the string literals after the name
-# (the finds phrase, then the summary's pieces).
-WHOLE_ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",((?:\s*,?\s*"(?:[^"\\]|\\.)*")+)\s*\)',
-                       re.M)
+# A row: its class, name, and the string literals after the name (the finds
+# phrase, then the summary's pieces).
+ROW = re.compile(r'^TORCHTIDY_CHECK\(\s*(\w+),\s*"(libtorch-[\w-]+)",((?:\s*,?\s*"(?:[^"\\]|\\.)*")+)\s*\)',
+                 re.M)
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 ACTION_LEAD = ("Static analysis of LibTorch (PyTorch C++) code on the lines a pull request "
                "changes, with SARIF for code scanning and a job summary of the findings. ")
 
 
-def checks(root=ROOT):
+def rows(root=ROOT):
+    """(class, name, finds, summary) of each row of checks/Checks.def, the
+    summary's literals joined."""
     with open(os.path.join(root, "checks", "Checks.def"), encoding="utf-8") as f:
-        rows = ROW.findall(f.read())
-    if not rows:
-        sys.exit("descriptions: no TORCHTIDY_CHECK rows in checks/Checks.def")
-    return rows
+        text = f.read()
+    out = []
+    for cls, name, literals in ROW.findall(text):
+        pieces = [p.replace('\\"', '"') for p in LITERAL.findall(literals)]
+        out.append((cls, name, pieces[0], "".join(pieces[1:])))
+    written = len(re.findall(r"^TORCHTIDY_CHECK\(", text, re.M))
+    if not out or len(out) != written:
+        sys.exit("descriptions: read %d rows of the %d TORCHTIDY_CHECK rows in checks/Checks.def"
+                 % (len(out), written))
+    return out
+
+
+def checks(root=ROOT):
+    return [(cls, name, finds) for cls, name, finds, _ in rows(root)]
 
 
 def sentence(root=ROOT):
@@ -46,18 +58,7 @@ def sentence(root=ROOT):
 
 
 def summaries(root=ROOT):
-    """(class, name, summary) of each row: the summary's literals joined."""
-    with open(os.path.join(root, "checks", "Checks.def"), encoding="utf-8") as f:
-        text = f.read()
-    rows = []
-    for cls, name, literals in WHOLE_ROW.findall(text):
-        pieces = [p.replace('\\"', '"')
-                  for p in re.findall(r'"((?:[^"\\]|\\.)*)"', literals)]
-        rows.append((cls, name, "".join(pieces[1:])))
-    if len(rows) != len(checks(root)):
-        sys.exit("descriptions: read %d whole rows of the %d in checks/Checks.def"
-                 % (len(rows), len(checks(root))))
-    return rows
+    return [(cls, name, summary) for cls, name, _, summary in rows(root)]
 
 
 def words(text):
