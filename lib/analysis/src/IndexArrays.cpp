@@ -181,8 +181,7 @@ namespace {
 const DeclRefExpr *storageRef(const Expr *E) {
   for (unsigned Steps = 0; E && Steps < 8; ++Steps) {
     // Through a wrapper made from it (`thrust::device_ptr<T>(p)`).
-    E = peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
-                          peel::FunctionalCasts |
+    E = peel::peel(E, peel::CopiedAsComputed | peel::FunctionalCasts |
                           peel::SingleArgumentConstructions);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return DRE;
@@ -220,8 +219,7 @@ bool isCountingFromNonNegative(const Expr *E, const ASTContext &Ctx,
                                unsigned Depth = 0) {
   if (!E || Depth > 4)
     return false;
-  E = peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
-                        peel::FunctionalCasts);
+  E = peel::peel(E, peel::CopiedAsComputed | peel::FunctionalCasts);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
       OC && OC->getOperator() == OO_Plus && OC->getNumArgs() == 2)
     return isCountingFromNonNegative(OC->getArg(0), Ctx, Depth + 1);

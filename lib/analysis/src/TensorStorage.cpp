@@ -17,12 +17,11 @@ using namespace clang;
 namespace torchtidy {
 
 const Expr *peelValue(const Expr *E) {
-  return peel::peel(E, peel::AsComputed | peel::CopiesAndMoves |
-                           peel::PassThroughCalls);
+  return peel::peel(E, peel::CopiedAsComputed | peel::PassThroughCalls);
 }
 
 const Expr *peelTemporaries(const Expr *E) {
-  return peel::peel(E, peel::AsComputed | peel::CopiesAndMoves);
+  return peel::peel(E, peel::CopiedAsComputed);
 }
 
 namespace {

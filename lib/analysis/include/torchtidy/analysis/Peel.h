@@ -94,6 +94,9 @@ constexpr unsigned Converted = Compiler | ExplicitCasts;
 constexpr unsigned Copied = Compiler | CopiesAndMoves;
 /// The same, parentheses kept (an expression as the code spells it).
 constexpr unsigned CopiedInParens = Implicit | CopiesAndMoves;
+/// The object a value is as computed: through its copies and moves and
+/// template arguments' values (`Copied` and `AsComputed`).
+constexpr unsigned CopiedAsComputed = AsComputed | CopiesAndMoves;
 /// The memory a pointer points at: through every cast but an array's decay
 /// (a cast changes the pointer's type, not its memory).
 constexpr unsigned SamePointer =
