@@ -1,6 +1,7 @@
 //===--- CrossDeviceIndexCheck.cpp - torch-tidy ---------------------------===//
 
 #include "CrossDeviceIndexCheck.h"
+#include "SourceText.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -86,10 +87,12 @@ static std::string sourceDeviceText(const torchtidy::IndexOpSite &Site,
     const QualType T = Site.Module->getType().getNonReferenceType();
     const bool Pointer = torchtidy::getHolderModule(T) ||
                          torchtidy::getSharedPtrModule(T) || T->isPointerType();
-    return Text + (Pointer ? "->" : ".") + "weight.device()";
+    return Text + (Pointer ? "->" : ".") + "weight." +
+           opCallText(torchtidy::op::Named::device);
   }
   const std::string Text = plainText(Site.Source, Ctx);
-  return Text.empty() ? "" : Text + ".device()";
+  return Text.empty() ? ""
+                      : Text + "." + opCallText(torchtidy::op::Named::device);
 }
 
 /// The index may take `.to(...)` as written: a primary or postfix
@@ -141,7 +144,7 @@ void CrossDeviceIndexCheck::report(const IndexSiteFacts &Site,
             Lexer::getLocForEndOfToken(written(Op.Index)->getEndLoc(), 0,
                                        Ctx.getSourceManager(),
                                        Ctx.getLangOpts()),
-            ".to(" + Device + ")");
+            "." + opCallText(torchtidy::op::Named::to, Device));
     }
   }
   noteFact(Site.Index, IndexName ? quotedName(IndexName, "")

@@ -36,7 +36,8 @@ const char *const WhatHappens =
 /// The name of the raw-pointer call: "data_ptr", "accessor".
 std::string rawName(const CallExpr *Raw) {
   const FunctionDecl *FD = Raw->getDirectCallee();
-  return FD ? FD->getNameAsString() : "data_ptr";
+  return FD ? FD->getNameAsString()
+            : torchtidy::opName(torchtidy::op::Named::data_ptr).str();
 }
 
 /// What a fix-it calls the tensor it binds: the tensor it is made from and

@@ -118,10 +118,12 @@ void FromBlobDtypeCheck::report(const BlobDtypeMismatch &M, ASTContext &Ctx) {
       if (needsParensForMember(Options))
         Diag << FixItHint::CreateInsertion(Options->getBeginLoc(), "(")
              << FixItHint::CreateInsertion(
-                    After, (").dtype(" + M.Matching->Spelling + ")").str());
+                    After, ")." + opCallText(torchtidy::op::Named::dtype,
+                                             M.Matching->Spelling));
       else
         Diag << FixItHint::CreateInsertion(
-            After, (".dtype(" + M.Matching->Spelling + ")").str());
+            After, "." + opCallText(torchtidy::op::Named::dtype,
+                                    M.Matching->Spelling));
     }
   }
 }

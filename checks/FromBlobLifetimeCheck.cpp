@@ -92,7 +92,8 @@ void FromBlobLifetimeCheck::addCloneFix(DiagnosticBuilder &Diag,
   const SourceLocation After =
       Lexer::getLocForEndOfToken(Call->getEndLoc(), 0, SM, getLangOpts());
   if (After.isValid())
-    Diag << FixItHint::CreateInsertion(After, ".clone()");
+    Diag << FixItHint::CreateInsertion(
+        After, "." + opCallText(torchtidy::op::Named::clone));
 }
 
 void FromBlobLifetimeCheck::reportTemporary(const BlobEscape &E,

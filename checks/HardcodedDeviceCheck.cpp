@@ -197,8 +197,10 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
     if (std::optional<FixItHint> Fix = removeDeviceFix(S, Ctx))
       D << *Fix;
   } else {
-    const std::string Input =
-        S.Input ? S.Input->getNameAsString() + ".device()" : "";
+    const std::string Input = S.Input
+                                  ? S.Input->getNameAsString() + "." +
+                                        opCallText(torchtidy::op::Named::device)
+                                  : "";
     auto D = diag(Loc, "%0 in %q1: when the module is moved to another "
                        "device (module->to(device)) or replicated by "
                        "data_parallel, its inputs and parameters are "
@@ -218,7 +220,8 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
           const CharSourceRange R = fileRange(
               ME->getMemberLoc(), afterToken(MC->getRParenLoc(), Ctx), Ctx);
           if (R.isValid())
-            D << FixItHint::CreateReplacement(R, "to(" + Input + ")");
+            D << FixItHint::CreateReplacement(
+                R, opCallText(torchtidy::op::Named::to, Input));
         }
       } else if (S.Device.Spelling &&
                  !quotedUnexpanded(S.Device.Spelling, Ctx).empty()) {
@@ -271,8 +274,11 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
         torchtidy::isClass(ET->getDecl(), torchtidy::KnownClass::ScalarType))
       // `torch::kLong` -> the input's options with that dtype.
       return FixItHint::CreateReplacement(
-          R, Device.substr(0, Device.size() - std::string("device()").size()) +
-                 "options().dtype(" + Text + ")");
+          R, Device.substr(
+                 0, Device.size() -
+                        opCallText(torchtidy::op::Named::device).size()) +
+                 opCallText(torchtidy::op::Named::options) + "." +
+                 opCallText(torchtidy::op::Named::dtype, Text));
     if (torchtidy::classifyDevice(Written) == torchtidy::DeviceClass::CPU &&
         torchtidy::isDeviceValued(T))
       return FixItHint::CreateReplacement(R, Device);
@@ -280,7 +286,8 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
             torchtidy::DeviceClass::NotADevice &&
         isa<CallExpr, CXXConstructExpr, CXXFunctionalCastExpr, DeclRefExpr>(
             Written))
-      return FixItHint::CreateInsertion(R.getEnd(), ".device(" + Device + ")");
+      return FixItHint::CreateInsertion(
+          R.getEnd(), "." + opCallText(torchtidy::op::Named::device, Device));
     return std::nullopt;
   }
   return std::nullopt;
@@ -289,8 +296,10 @@ static std::optional<FixItHint> addDeviceFix(const CallExpr *Call,
 void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
                                           ASTContext &Ctx) {
   const auto *Made = cast<CallExpr>(S.Site);
-  const std::string Device =
-      S.Input ? S.Input->getNameAsString() + ".device()" : "";
+  const std::string Device = S.Input
+                                 ? S.Input->getNameAsString() + "." +
+                                       opCallText(torchtidy::op::Named::device)
+                                 : "";
   std::string Meets;
   const std::string OtherText = quotedUnexpanded(S.Other, Ctx);
   const std::string Other =

@@ -111,8 +111,10 @@ void KernelUncheckedIndexCheck::report(const UncheckedIndexLoad &U,
           Lexer::getIndentationForLine(U.Statement->getBeginLoc(), SM);
       D << FixItHint::CreateInsertion(
           U.Statement->getBeginLoc(),
-          "CUDA_KERNEL_ASSERT(" + Name + " >= 0 && " + Name + " < " +
-              std::to_string(U.ArrayExtent) + ");\n" + Indent.str());
+          (torchtidy::firstMacroWith(torchtidy::op::WrittenInKernel)->Name +
+           "(" + Name + " >= 0 && " + Name + " < " +
+           std::to_string(U.ArrayExtent) + ");\n" + Indent)
+              .str());
     }
   }
   diag(SM.getFileLoc(U.Load->getBeginLoc()),

@@ -144,6 +144,10 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx) {
   return "(" + Text + ")";
 }
 
+std::string opCallText(torchtidy::op::Named N, llvm::StringRef Args) {
+  return (torchtidy::opName(N) + "(" + Args + ")").str();
+}
+
 std::string writtenText(const Expr *E, const ASTContext &Ctx) {
   const CharSourceRange Range = writtenRange(E, Ctx);
   if (Range.isInvalid())

@@ -11,6 +11,7 @@
 
 #include "ClangTidyCheck.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceLocation.h"
@@ -49,6 +50,10 @@ std::string receiverText(const Expr *E, const ASTContext &Ctx);
 
 /// \p E needs parentheses before a `.member` access.
 bool needsParensForMember(const Expr *E);
+
+/// A call of the table's op \p N with \p Args as a fix-it writes it:
+/// `device()`, `to(cuda)`.
+std::string opCallText(torchtidy::op::Named N, llvm::StringRef Args = "");
 
 /// The text of \p E exactly as written (comments kept), for a fix-it that
 /// moves it; "" when it does not come from one place in a file.

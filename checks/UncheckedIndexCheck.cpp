@@ -24,7 +24,12 @@ namespace clang::tidy::libtorch {
 
 namespace {
 
-constexpr llvm::StringLiteral CheckHeader = "<torchtidy/check.h>";
+/// The runtime shim's index check a fix-it writes, and its header.
+const torchtidy::MacroRow &writtenIndexCheck() {
+  static const torchtidy::MacroRow &Row =
+      *torchtidy::firstMacroWith(torchtidy::op::ChecksIndex);
+  return Row;
+}
 
 /// How a message names \p E: its text without comments, or, where that
 /// lies inside a macro body, the variable or member it names or the
@@ -113,7 +118,8 @@ SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
   };
   auto SizeOf = [&](const Expr *Dim) {
     const std::string DimText = Dim ? displayText(Dim, Ctx) : "0";
-    Spelled(Of + "size(" + (DimText.empty() ? "dim" : DimText) + ")",
+    Spelled(Of + opCallText(torchtidy::op::Named::size,
+                            DimText.empty() ? "dim" : DimText),
             !Dim || isRepeatable(Dim));
   };
   switch (Site.Bound) {
@@ -132,14 +138,14 @@ SinkWords describe(const IndexOpSite &Site, const ASTContext &Ctx) {
     SizeOf(nullptr);
     break;
   case torchtidy::IndexBound::Classes:
-    Spelled(Of + "size(1)", true);
+    Spelled(Of + opCallText(torchtidy::op::Named::size, "1"), true);
     break;
   case torchtidy::IndexBound::Numel:
-    Spelled(Of + "numel()", true);
+    Spelled(Of + opCallText(torchtidy::op::Named::numel), true);
     break;
   case torchtidy::IndexBound::DimArgOrNumel:
     if (!Site.BoundDim) {
-      Spelled(Of + "numel()", true);
+      Spelled(Of + opCallText(torchtidy::op::Named::numel), true);
       break;
     }
     SizeOf(Site.BoundDim);
@@ -722,7 +728,7 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
   if (Offset == 0)
     LineStart = 0;
   const StringRef Indent = Buffer.slice(LineStart, Offset);
-  std::string Text = ("TORCHTIDY_CHECK_INDEX(" +
+  std::string Text = (writtenIndexCheck().Name + "(" +
                       fileText(Var, *Context).trim() + ", " + Size + ");")
                          .str();
   if (Indent.trim().empty())
@@ -730,7 +736,8 @@ void UncheckedIndexCheck::addFix(DiagnosticBuilder &Diag, const Sink &S,
   else
     Text += " ";
   Diag << FixItHint::CreateInsertion(Begin, Text)
-       << Inserter.createIncludeInsertion(File, CheckHeader);
+       << Inserter.createIncludeInsertion(
+              File, ("<" + writtenIndexCheck().Header + ">").str());
 }
 
 void UncheckedIndexCheck::noteOrigin(const IndexOrigin &Origin) {

@@ -1,6 +1,7 @@
 //===--- UnregisteredBufferCheck.cpp - torch-tidy -------------------------===//
 
 #include "UnregisteredBufferCheck.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 namespace clang::tidy::libtorch {
 
@@ -47,7 +48,9 @@ void UnregisteredBufferCheck::report(const FieldDecl *Field,
              "register_parameter()")
         << Facts.Class.InContainer << Field << Owner;
     if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
-      addRegistrationFix(Diag, Field, Owner, *W, "register_buffer");
+      addRegistrationFix(
+          Diag, Field, Owner, *W,
+          torchtidy::opName(torchtidy::op::Named::register_buffer));
   }
   noteWrites(Field, Facts, At);
 }

@@ -3,6 +3,7 @@
 #include "UnregisteredMemberCheckBase.h"
 #include "SourceText.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -218,7 +219,10 @@ void UnregisteredMemberCheckBase::addReplaceFix(DiagnosticBuilder &Diag,
   const std::string Prefix = Owner->isDependentContext() ? "this->" : "";
   Diag << FixItHint::CreateInsertion(
               Range.getBegin(),
-              (Prefix + "replace_module(\"" + Name + "\", ").str())
+              (Prefix +
+               torchtidy::opName(torchtidy::op::Named::replace_module) + "(\"" +
+               Name + "\", ")
+                  .str())
        << FixItHint::CreateInsertion(Range.getEnd(), ")");
 }
 

@@ -1,6 +1,7 @@
 //===--- UnregisteredSubmoduleCheck.cpp - torch-tidy ----------------------===//
 
 #include "UnregisteredSubmoduleCheck.h"
+#include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
 
 namespace clang::tidy::libtorch {
@@ -80,7 +81,9 @@ void UnregisteredSubmoduleCheck::report(const FieldDecl *Field,
              "%select{it|them}0 from register_module()")
         << Facts.Class.InContainer << Field << Owner;
     if (const torchtidy::MemberWrite *W = rewritableWrite(Facts))
-      addRegistrationFix(Diag, Field, Owner, *W, "register_module");
+      addRegistrationFix(
+          Diag, Field, Owner, *W,
+          torchtidy::opName(torchtidy::op::Named::register_module));
   }
   noteWrites(Field, Facts, At);
 }

@@ -711,6 +711,15 @@ TEST(TorchOpsLookup, MacrosFollowTheRows) {
   EXPECT_EQ(Written->Name, "C10_CUDA_KERNEL_LAUNCH_CHECK");
   EXPECT_EQ(Written->Header, "c10/cuda/CUDAException.h");
   EXPECT_TRUE(Written->Facts & op::ChecksLaunch);
+  // The assertion and the shim's index check that fix-its write.
+  const MacroRow *Assertion = firstMacroWith(op::WrittenInKernel);
+  ASSERT_TRUE(Assertion);
+  EXPECT_EQ(Assertion->Name, "CUDA_KERNEL_ASSERT");
+  EXPECT_TRUE(Assertion->Facts & op::AssertsCondition);
+  const MacroRow *IndexCheck = firstMacroWith(op::ChecksIndex);
+  ASSERT_TRUE(IndexCheck);
+  EXPECT_EQ(IndexCheck->Name, "TORCHTIDY_CHECK_INDEX");
+  EXPECT_EQ(IndexCheck->Header, "torchtidy/check.h");
 }
 
 // KnownClass follows the rows' order, so each name is its row's.

@@ -335,6 +335,8 @@ enum MacroFact : unsigned {
   RegistersOps = 1U << 5,
   /// names a PyTorch extension (defined by its build)
   NamesExtension = 1U << 6,
+  /// the assertion a fix-it writes before a kernel's unchecked index load
+  WrittenInKernel = 1U << 7,
 };
 
 /// The ops an analysis reads by name (TORCHTIDY_NAMED_OP rows), in the
