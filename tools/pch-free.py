@@ -24,7 +24,6 @@ import concurrent.futures
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 
@@ -57,11 +56,11 @@ def command(entry, extra):
     out = []
     i = 0
     while i < len(args):
-        if args[i] == "-o" and i + 1 < len(args):
+        if args[i] in ("-o", "-MF", "-MT", "-MQ"):
             i += 2
             continue
-        if args[i] in ("-c", "-MD", "-MMD") or args[i] in ("-MF", "-MT", "-MQ"):
-            i += 2 if args[i] in ("-MF", "-MT", "-MQ") else 1
+        if args[i] in ("-c", "-MD", "-MMD"):
+            i += 1
             continue
         out.append(args[i])
         i += 1

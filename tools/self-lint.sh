@@ -64,7 +64,7 @@ else
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# The lint runs on the build's compile commands, precompiled headers
+# The lint runs on the build's own compile commands, precompiled headers
 # included (CMake's -Xclang -include-pch/-include pairs, TORCHTIDY_PCH): a
 # file's LLVM, Clang and standard headers then cost about a quarter of what
 # parsing them did (lib/analysis/src/IndexGuards.cpp: 2.3 s instead of 9.0).
@@ -79,13 +79,11 @@ trap 'rm -rf "$out"' EXIT
 # tools/pch-free.py runs each such file's compile command without the PCH
 # when the header is not among the file's own includes (its `-M` list), and
 # fails on an error.
-db="$out/db"
-mkdir "$db"
+db=$build
 mkdir "$out/nopch"
-python3 - "$build/compile_commands.json" "$db/compile_commands.json" "$out/nopch/compile_commands.json" <<'PY'
+python3 - "$build/compile_commands.json" "$out/nopch/compile_commands.json" <<'PY'
 import json, shlex, sys
 entries = json.load(open(sys.argv[1]))
-plain = []
 for e in entries:
     args = e["arguments"] if "arguments" in e else shlex.split(e["command"])
     kept, i = [], 0
@@ -98,12 +96,9 @@ for e in entries:
         else:
             kept.append(args[i])
             i += 1
-    plain.append(dict(e, arguments=kept))
-    plain[-1].pop("command", None)
     e.pop("command", None)
-    e["arguments"] = args
+    e["arguments"] = kept
 json.dump(entries, open(sys.argv[2], "w"), indent=1)
-json.dump(plain, open(sys.argv[3], "w"), indent=1)
 PY
 export tidy build db out
 # lint_one FILE [DB]: the file's findings into $out (with DB's commands).
