@@ -31,9 +31,13 @@ The files are run -j at a time, sharing the preamble cache directory as a
 project's files do: first full, scope and cold of every file, then warm,
 rcold and rwarm of every file.
 
+With --std-from-run, each file is compiled in the language standard its
+check test runs it in: the -std= of its first %check_clang_tidy RUN line,
+else check_clang_tidy.py's default (c++17), before --flags.
+
 Usage: compare_modes.py --torch-tidy BIN --work DIR [--min-warnings N]
-                        [-p BUILD | --flags '...'] [--checks GLOB]
-                        [-j N] [--project] FILE...
+                        [-p BUILD | --flags '...' [--std-from-run]]
+                        [--checks GLOB] [-j N] [--project] FILE...
 """
 
 import argparse
@@ -80,6 +84,24 @@ def run(cmd, outputs):
     return res
 
 
+RUN_STD = re.compile(r"RUN:\s*%check_clang_tidy\b.*?\s-std=(\S+)")
+
+
+def run_std(path):
+    """The -std= flag of the file's first %check_clang_tidy RUN line, or
+    check_clang_tidy.py's default."""
+    for line in open(path):
+        if "RUN:" in line and "%check_clang_tidy" in line:
+            m = RUN_STD.search(line)
+            return "-std=" + (m.group(1) if m else "c++17")
+    return "-std=c++17"
+
+
+def file_flags(a, path):
+    """The compiler flags of one file (after --)."""
+    return ([run_std(path)] if a.std_from_run else []) + shlex.split(a.flags)
+
+
 def mode_flags(mode, work):
     pcache = rcache = "--cache-dir=" + os.path.join(work, "cache")
     return {"full": ["--full-traversal", "--no-preamble-cache", "--no-results-cache"],
@@ -120,7 +142,7 @@ def compare_project(a, work, files, stored, failures):
     # As the runner names them (and as a diff would): no `..` left.
     files = [os.path.normpath(os.path.abspath(f)) for f in files]
     entries = [{"directory": proj, "file": f,
-                "arguments": ["clang++"] + shlex.split(a.flags) + ["-c", f]} for f in files]
+                "arguments": ["clang++"] + file_flags(a, f) + ["-c", f]} for f in files]
     json.dump(entries, open(os.path.join(proj, "compile_commands.json"), "w"), indent=1)
     diff = os.path.join(work, "half.diff")
     open(diff, "w").write(half_diff(files))
@@ -157,6 +179,8 @@ def main():
     ap.add_argument("--checks", default="-*,libtorch-*")
     ap.add_argument("-p", dest="build")
     ap.add_argument("--flags", default="", help="compiler flags after --")
+    ap.add_argument("--std-from-run", action="store_true",
+                    help="each file's -std= from its %%check_clang_tidy RUN line")
     ap.add_argument("--header-filter", default="")
     ap.add_argument("--min-warnings", type=int, default=1)
     ap.add_argument("--project", action="store_true")
@@ -170,13 +194,13 @@ def main():
         before.append("--header-filter=" + a.header_filter)
     if a.build:
         before += ["-p", a.build]
-    after = ["--"] + shlex.split(a.flags) if not a.build else []
     failures, warnings, hits, replayed, stored = [], 0, 0, 0, 0
     def modes_of(numbered, modes):
         i, f = numbered
         results = {}
         for m in modes:
             fixes = os.path.join(a.work, "%d-%s-%s.yaml" % (i, os.path.basename(f), m))
+            after = ["--"] + file_flags(a, f) if not a.build else []
             cmd = ([a.torch_tidy] + mode_flags(m, a.work) + ["--export-fixes=" + fixes]
                    + before + [f] + after)
             results[m] = run(cmd, {"fixes": fixes})
@@ -212,9 +236,15 @@ def main():
     project_hits = compare_project(a, a.work, a.files, stored, failures) if a.project else 0
     for fail in failures:
         print("FAIL: " + fail)
-    print("compared %d files in %d modes: %d warnings each, %d served from the preamble "
+    standards = ""
+    if a.std_from_run:
+        counts = {}
+        for f in a.files:
+            counts[run_std(f)] = counts.get(run_std(f), 0) + 1
+        standards = " (%s)" % ", ".join("%s: %d" % kv for kv in sorted(counts.items()))
+    print("compared %d files%s in %d modes: %d warnings each, %d served from the preamble "
           "cache when warm, %d replayed from the results cache"
-          % (len(a.files), len(MODES), warnings, hits, replayed))
+          % (len(a.files), standards, len(MODES), warnings, hits, replayed))
     if a.project:
         print("compared the project's terminal output, SARIF, fixes and exit status over all "
               "and changed lines: %d files replayed" % project_hits)
