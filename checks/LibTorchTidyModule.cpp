@@ -1,18 +1,8 @@
 //===--- LibTorchTidyModule.cpp - torch-tidy ------------------------------===//
 
 #include "ClangTidyModule.h"
-#include "CrossDeviceIndexCheck.h"      // IWYU pragma: keep (Checks.def)
-#include "CudaErrorRecoveryCheck.h"     // IWYU pragma: keep (Checks.def)
-#include "CudaInDatasetGetCheck.h"      // IWYU pragma: keep (Checks.def)
-#include "DanglingDataPtrCheck.h"       // IWYU pragma: keep (Checks.def)
-#include "FromBlobDtypeCheck.h"         // IWYU pragma: keep (Checks.def)
-#include "FromBlobLifetimeCheck.h"      // IWYU pragma: keep (Checks.def)
-#include "HardcodedDeviceCheck.h"       // IWYU pragma: keep (Checks.def)
-#include "KernelUncheckedIndexCheck.h"  // IWYU pragma: keep (Checks.def)
-#include "UncheckedIndexCheck.h"        // IWYU pragma: keep (Checks.def)
-#include "UncheckedKernelLaunchCheck.h" // IWYU pragma: keep (Checks.def)
-#include "UnregisteredBufferCheck.h"    // IWYU pragma: keep (Checks.def)
-#include "UnregisteredSubmoduleCheck.h" // IWYU pragma: keep (Checks.def)
+// The header of each check of Checks.def (checks/CMakeLists.txt makes it).
+#include "CheckHeaders.inc" // IWYU pragma: keep
 #include "torchtidy/analysis/LLVMCompat.h"
 // The module registry's header moved between LLVM 19 and 22.
 #include TORCHTIDY_TIDY_REGISTRY_HEADER

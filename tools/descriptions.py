@@ -8,11 +8,14 @@ the pre-commit hook (.pre-commit-hooks.yaml), it ends the GitHub Action's
 (action.yml), and CMake puts it in the Debian package's description.
 
 Each row's summary is the first paragraph of the check's header comment and
-of its docs page; --check fails where one of them says otherwise.
+of its docs page; --check fails where one of them says otherwise, and where
+the README's table of checks lacks a check's row, has one of no check, or
+links another page.
 
 Usage: tools/descriptions.py --sentence   print the sentence
        tools/descriptions.py --check      fail if a YAML file, a check's header
-                                          or docs page says otherwise
+                                          or docs page, or the README's table
+                                          says otherwise
        tools/descriptions.py --write      rewrite the YAML files' descriptions
 """
 
@@ -109,6 +112,33 @@ def summary_mismatches(root=ROOT):
     return out
 
 
+README_ROW = re.compile(r"^\| \[(libtorch-[\w-]+)\]\(([^)]*)\) \|", re.M)
+
+
+def readme_mismatches(root=ROOT):
+    """Where the README's table of checks ("What it finds") differs from
+    Checks.def: a check without a row or with two, a row of no check, a row
+    whose link is not the check's docs page. The table's columns are the
+    README's own longer words; its rows are the checks."""
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = README_ROW.findall(text)
+    names = [name for _, name, _ in checks(root)]
+    out = []
+    for name in names:
+        n = sum(1 for row, _ in table if row == name)
+        if n != 1:
+            out.append("README.md: %d rows for %s in the table of checks, expected one"
+                       % (n, name))
+    for row, link in table:
+        if row not in names:
+            out.append("README.md: a row for %s, which checks/Checks.def does not have" % row)
+        elif link != "docs/checks/%s.md" % row[len("libtorch-"):]:
+            out.append("README.md: the row for %s links %s, not docs/checks/%s.md"
+                       % (row, link, row[len("libtorch-"):]))
+    return out
+
+
 def yaml_quote(text):
     return "'" + text.replace("'", "''") + "'"
 
@@ -161,6 +191,10 @@ def main():
     for rel, has, want in summary_mismatches(a.root):
         print("descriptions: %s does not open with its Checks.def summary:\n  has:  %s\n"
               "  want: %s" % (rel, has, want), file=sys.stderr)
+        stale += 1
+    # The README's table has a row for each check, linking its page.
+    for problem in readme_mismatches(a.root):
+        print("descriptions: " + problem, file=sys.stderr)
         stale += 1
     return 1 if stale else 0
 
