@@ -97,6 +97,12 @@ def docs_summary(path):
     return words(paras[1]) if len(paras) > 1 else None
 
 
+def docs_page(name):
+    """A check's docs page, relative to the root: docs/checks/<name>.md
+    without the libtorch- prefix."""
+    return "docs/checks/%s.md" % name[len("libtorch-"):]
+
+
 def summary_mismatches(root=ROOT):
     """Where a check's header comment or docs page does not open with its
     Checks.def summary: (file, has, want)."""
@@ -104,7 +110,7 @@ def summary_mismatches(root=ROOT):
     for cls, name, summary in summaries(root):
         want = words(summary)
         header = os.path.join("checks", cls + ".h")
-        page = os.path.join("docs", "checks", name[len("libtorch-"):] + ".md")
+        page = docs_page(name)
         for rel, has in ((header, header_summary(os.path.join(root, header), cls)),
                          (page, docs_summary(os.path.join(root, page)))):
             if has != want:
@@ -133,9 +139,8 @@ def readme_mismatches(root=ROOT):
     for row, link in table:
         if row not in names:
             out.append("README.md: a row for %s, which checks/Checks.def does not have" % row)
-        elif link != "docs/checks/%s.md" % row[len("libtorch-"):]:
-            out.append("README.md: the row for %s links %s, not docs/checks/%s.md"
-                       % (row, link, row[len("libtorch-"):]))
+        elif link != docs_page(row):
+            out.append("README.md: the row for %s links %s, not %s" % (row, link, docs_page(row)))
     return out
 
 

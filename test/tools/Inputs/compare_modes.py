@@ -41,6 +41,7 @@ Usage: compare_modes.py --torch-tidy BIN --work DIR [--min-warnings N]
 """
 
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
@@ -97,9 +98,10 @@ def run_std(path):
     return "-std=c++17"
 
 
-def file_flags(a, path):
-    """The compiler flags of one file (after --)."""
-    return ([run_std(path)] if a.std_from_run else []) + shlex.split(a.flags)
+def files_flags(a):
+    """Each file's compiler flags (after --), its RUN line read once."""
+    return {f: ([run_std(f)] if a.std_from_run else []) + shlex.split(a.flags)
+            for f in a.files}
 
 
 def mode_flags(mode, work):
@@ -134,15 +136,16 @@ def half_diff(files):
     return "\n".join(out) + "\n"
 
 
-def compare_project(a, work, files, stored, failures):
+def compare_project(a, work, files, flags_of, stored, failures):
     """The project forms: terminal output, SARIF, merged fixes, exit status,
     over all lines and over the lines of a diff."""
     proj = os.path.join(work, "project")
     os.makedirs(proj)
     # As the runner names them (and as a diff would): no `..` left.
-    files = [os.path.normpath(os.path.abspath(f)) for f in files]
-    entries = [{"directory": proj, "file": f,
-                "arguments": ["clang++"] + file_flags(a, f) + ["-c", f]} for f in files]
+    paths = [os.path.normpath(os.path.abspath(f)) for f in files]
+    entries = [{"directory": proj, "file": p, "arguments": ["clang++"] + flags_of[f] + ["-c", p]}
+               for f, p in zip(files, paths)]
+    files = paths
     json.dump(entries, open(os.path.join(proj, "compile_commands.json"), "w"), indent=1)
     diff = os.path.join(work, "half.diff")
     open(diff, "w").write(half_diff(files))
@@ -194,13 +197,14 @@ def main():
         before.append("--header-filter=" + a.header_filter)
     if a.build:
         before += ["-p", a.build]
+    flags_of = files_flags(a)
     failures, warnings, hits, replayed, stored = [], 0, 0, 0, 0
     def modes_of(numbered, modes):
         i, f = numbered
         results = {}
         for m in modes:
             fixes = os.path.join(a.work, "%d-%s-%s.yaml" % (i, os.path.basename(f), m))
-            after = ["--"] + file_flags(a, f) if not a.build else []
+            after = ["--"] + flags_of[f] if not a.build else []
             cmd = ([a.torch_tidy] + mode_flags(m, a.work) + ["--export-fixes=" + fixes]
                    + before + [f] + after)
             results[m] = run(cmd, {"fixes": fixes})
@@ -233,14 +237,13 @@ def main():
         warnings += len(re.findall(r"warning: ", results["full"]["out"]))
     if warnings < a.min_warnings:
         failures.append("only %d warnings in all, expected at least %d" % (warnings, a.min_warnings))
-    project_hits = compare_project(a, a.work, a.files, stored, failures) if a.project else 0
+    project_hits = (compare_project(a, a.work, a.files, flags_of, stored, failures)
+                    if a.project else 0)
     for fail in failures:
         print("FAIL: " + fail)
     standards = ""
     if a.std_from_run:
-        counts = {}
-        for f in a.files:
-            counts[run_std(f)] = counts.get(run_std(f), 0) + 1
+        counts = collections.Counter(flags[0] for flags in flags_of.values())
         standards = " (%s)" % ", ".join("%s: %d" % kv for kv in sorted(counts.items()))
     print("compared %d files%s in %d modes: %d warnings each, %d served from the preamble "
           "cache when warm, %d replayed from the results cache"
