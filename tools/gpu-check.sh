@@ -7,14 +7,22 @@
 # Configures lib/runtime standalone against the LibTorch that ships inside the
 # Python torch package (torch.utils.cmake_prefix_path), with the CUDA kernels
 # and the CUDA branch of the LibTorch adapter; builds it; runs every runtime
-# test (the CUDA ones must run, not skip) and the CUDA benchmark; writes a
+# test (the CUDA ones must run, not skip) and the CUDA benchmark; builds the
+# bundled examples and runs them on the GPU (the buggy ones must fail, the
+# fixed ones must run); writes a
 # report to RESULTS_FILE, or to $OUT/gpu-check.txt when $OUT is a directory,
 # or to $OUT itself, or to build-gpu/gpu-check.txt. Exits non-zero when a step
 # fails. The C++ ABI and other LibTorch flags come from the Torch CMake
 # package, never from this script.
 #
 # Environment: CUDACXX (nvcc to use), TORCHTIDY_GPU_BUILD_DIR (default
-# build-gpu), TORCHTIDY_CUDA_ARCH (e.g. 90; default: the GPU's), PYTHON.
+# build-gpu), TORCHTIDY_CUDA_ARCH (e.g. 90; default: the GPU's), PYTHON,
+# TORCHTIDY_GTEST_SOURCE_DIR (GoogleTest sources to build, for a machine
+# without /usr/src/googletest or a GTest package), CMAKE_PREFIX_PATH (read by
+# CMake as usual: where a Google Benchmark package is, for the benchmarks).
+#
+# A build step that fails does not stop the script: the targets that built
+# are still run, so one broken file costs one step, not the whole check.
 set -u -o pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -202,6 +210,7 @@ step "configure (lib/runtime standalone)" \
   -DCUDAToolkit_ROOT="$cuda_root" \
   -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  ${TORCHTIDY_GTEST_SOURCE_DIR:+"-DTORCHTIDY_GTEST_SOURCE_DIR=$TORCHTIDY_GTEST_SOURCE_DIR"} \
   -DTORCHTIDY_RUNTIME_CUDA=ON || finish
 
 section "configuration"
@@ -212,7 +221,12 @@ if ! grep -q "CUDA tensors checked by the kernels ON" "$results"; then
   failures+=("CUDA adapter not configured")
 fi
 
-step "build" cmake --build "$build" -j "$jobs" || finish
+keep_going=(-k)
+if [[ ${#generator[@]} -gt 0 ]]; then
+  keep_going=(-k 0)
+fi
+step "build" cmake --build "$build" -j "$jobs" -- "${keep_going[@]}" ||
+  log "the build failed: the steps below run what was built"
 
 # ctest runs everything (CPU suites, install test, smoke benchmarks).
 step "ctest" ctest --test-dir "$build" --output-on-failure -j "$jobs"
@@ -245,5 +259,42 @@ fi
 if [[ -x $build/bench/runtime_bench ]]; then
   step "CPU benchmark" "$build/bench/runtime_bench" --benchmark_min_time=0.2
 fi
+
+# The bundled examples on the GPU: what their comments say happens there does.
+# Each buggy program must fail (an unregistered submodule left on the CPU, a
+# kernel that reads outside its input) and each fixed twin must run.
+# example_build DIR NAME: configures and builds examples/DIR in $build/NAME.
+# shellcheck disable=SC2317  # called through step "$@"
+example_build() {
+  cmake -S "$repo/examples/$1" -B "$build/$2" ${generator[@]+"${generator[@]}"} \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$cuda_root" \
+    -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root" -DCMAKE_CUDA_ARCHITECTURES="$arch" &&
+    cmake --build "$build/$2" -j "$jobs"
+}
+# expect_failure CMD...: runs CMD; succeeds when CMD fails (and says how).
+# shellcheck disable=SC2317  # called through step "$@"
+expect_failure() {
+  "$@"
+  local rc=$?
+  if [[ $rc -eq 0 ]]; then
+    echo "error: the buggy example ran to the end on the GPU"
+    return 1
+  fi
+  echo "the buggy example failed as expected (exit $rc)"
+}
+examples=(buggy:recommender fixed:recommender
+  cuda-extension/buggy:demo cuda-extension/fixed:demo)
+for entry in "${examples[@]}"; do
+  dir=${entry%%:*}
+  name=examples-${dir//\//-}
+  step "example $dir: build" example_build "$dir" "$name" || continue
+  program=$build/$name/${entry#*:}
+  if [[ $dir == *buggy ]]; then
+    step "example $dir: fails on the GPU" expect_failure timeout 120 "$program"
+  else
+    step "example $dir: runs on the GPU" timeout 120 "$program"
+  fi
+done
 
 finish

@@ -61,10 +61,13 @@ static torch::Tensor pad(const std::vector<std::vector<int64_t>> &seen,
 
 torch::Tensor
 RecommenderImpl::history(const std::vector<std::vector<int64_t>> &seen) {
-  // Pad with the padding row, and keep the last max_history items.
-  auto padded = pad(seen, items);
+  // Pad with the padding row, and keep the last max_history items. The ids
+  // are made on the CPU: the tables are wherever the model was moved.
+  const torch::Device device = item_emb->weight.device();
+  auto padded = pad(seen, items).to(device);
   if (padded.size(1) > max_history)
     padded = padded.slice(1, -max_history);
-  auto pos = torch::arange(padded.size(1), torch::kLong);
+  auto pos = torch::arange(padded.size(1),
+                           torch::TensorOptions(torch::kLong).device(device));
   return (item_emb(padded) + pos_emb(pos)).mean(1);
 }
