@@ -309,13 +309,17 @@ void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
   else
     Meets =
         "'" + opName(S.Combine) + "' combines it with " + Other + ", which is";
+  // Without a tensor to take the device from: forward's is its input, a
+  // method's without one is the module's (a parameter's or buffer's).
+  const std::string Whose =
+      Device.empty() && !S.RootIsForward ? "the module" : "the input";
   {
     auto D = diag(Made->getExprLoc(),
                   "'%0' creates a tensor on the CPU (no device given) in %q1, "
                   "and %2 on the module's device: once the module is moved "
                   "to CUDA this throws \"Expected all tensors to be on the "
-                  "same device\"; create it on the device of the input%3")
-             << opName(Made) << S.Function << Meets
+                  "same device\"; create it on the device of %3%4")
+             << opName(Made) << S.Function << Meets << Whose
              << (Device.empty() ? std::string() : ": " + Device);
     if (!Device.empty())
       if (std::optional<FixItHint> Fix = addDeviceFix(Made, Device, Ctx))
@@ -329,7 +333,7 @@ void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
   for (size_t I = 0; I < S.Chain.size(); ++I)
     diag(S.Chain[I].Call->getExprLoc(), "%q0 calls %q1 here",
          DiagnosticIDs::Note)
-        << (I == 0 ? S.Forward : S.Chain[I - 1].Callee) << S.Chain[I].Callee;
+        << (I == 0 ? S.Root : S.Chain[I - 1].Callee) << S.Chain[I].Callee;
 }
 
 void HardcodedDeviceCheck::reportDefaultArgument(const HardcodedDeviceSite &S,

@@ -11,7 +11,8 @@ namespace clang::tidy::libtorch {
 /// Finds tensors that a torch::nn::Module subclass creates on, or moves to,
 /// a device fixed in its code (torch::kCUDA, "cuda:0", .cuda(), a device
 /// index literal, a global device), and factories without a device in
-/// forward() that meet the module's inputs or parameters.
+/// forward() or another method of a built module that meet the module's
+/// inputs or parameters.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/hardcoded-device.md

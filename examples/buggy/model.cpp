@@ -58,8 +58,8 @@ static torch::Tensor pad(const std::vector<std::vector<int64_t>> &seen) {
 torch::Tensor
 RecommenderImpl::history(const std::vector<std::vector<int64_t>> &seen) {
   auto padded = pad(seen);
-  // Bug: the positions go up to the longest history, but pos_emb has
-  // max_history rows and nothing cuts a longer history to them.
+  // Bugs: the positions go up to the longest history, past pos_emb's rows;
+  // they and the ids are made on the CPU, the tables are on the model's device.
   auto pos = torch::arange(padded.size(1), torch::kLong);
   return (item_emb(padded) + pos_emb(pos)).mean(1);
 }

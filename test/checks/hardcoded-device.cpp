@@ -201,6 +201,39 @@ struct Scaled : nn::Module {
   }
 };
 
+// Another method of a built module (not forward, not construction): its
+// members, and what its submodules return, are on the module's device, as
+// forward's inputs are; the method's own tensor arguments may come from
+// anywhere.
+struct Recent : nn::Module {
+  Recent() {
+    items = register_module("items", nn::Embedding(10, 4));
+    positions = register_module("positions", nn::Embedding(8, 4));
+    scale_ = register_buffer("scale", torch::ones({4}));
+  }
+  torch::Tensor history(int64_t n) {
+    auto pos = torch::arange(n, torch::kLong);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'arange' creates a tensor on the CPU (no device given) in 'Recent::history', and it is passed to 'positions', whose parameters are on the module's device: once the module is moved to CUDA this throws "Expected all tensors to be on the same device"; create it on the device of the module [libtorch-hardcoded-device]
+    return positions(pos) * scale_;
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: note: it meets 'positions' here
+  }
+  torch::Tensor sample() { return draw(); }
+  torch::Tensor draw() {
+    return torch::rand({4}) * scale_;
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'rand' creates a tensor on the CPU (no device given) in 'Recent::draw', and '*' combines it with 'scale_', which is on the module's device: once the module is moved to CUDA this throws "Expected all tensors to be on the same device"; create it on the device of the module [libtorch-hardcoded-device]
+    // CHECK-MESSAGES: :[[@LINE-4]]:35: note: 'Recent::sample' calls 'Recent::draw' here
+  }
+  torch::Tensor score(torch::Tensor ids) {
+    return items(ids) + torch::zeros({4});
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'zeros' creates a tensor on the CPU (no device given) in 'Recent::score', and '+' combines it with 'items(ids)', which is on the module's device: {{.*}}; create it on the device of the module [libtorch-hardcoded-device]
+  }
+  torch::Tensor shifted(torch::Tensor x) {
+    return x + torch::ones({4});           // an argument, not the module's
+  }
+  nn::Embedding items{nullptr}, positions{nullptr};
+  torch::Tensor scale_;
+};
+
 //===--- A call leaves out a device parameter's fixed default ---------------===//
 
 struct Diffusion : nn::Module {
@@ -236,6 +269,20 @@ struct FromInputs : nn::Module {
     return x.to(device);                               // a parameter
   }
   torch::Device device_;
+  torch::Tensor w_, b_;
+};
+
+// A method the constructor or reset() calls runs while the module is built,
+// on the CPU; a static member function has no module.
+struct Initialised : nn::Module {
+  Initialised() {
+    w_ = register_parameter("w", torch::randn({4}));
+    init_weights();
+  }
+  void reset_bias() { b_ = torch::zeros({4}) + w_; }
+  void reset() { reset_bias(); }
+  void init_weights() { w_.copy_(torch::ones({4}) * w_); }
+  static torch::Tensor make(torch::Tensor w) { return torch::ones({4}) + w; }
   torch::Tensor w_, b_;
 };
 

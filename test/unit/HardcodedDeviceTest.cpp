@@ -101,6 +101,9 @@ std::vector<std::string> sites(const std::string &Code, unsigned Depth = 4) {
                                      S.Site->getBeginLoc()) -
                                  1) +
                   (S.InConstruction ? " ctor" : "") +
+                  (S.K == HardcodedDeviceSite::NoDevice && !S.RootIsForward
+                       ? " from " + S.Root->getNameAsString()
+                       : "") +
                   (S.Input ? " input=" + S.Input->getNameAsString() : ""));
   }
   return Out;
@@ -128,7 +131,8 @@ TEST(HardcodedDevice, Construction) {
 }
 
 TEST(HardcodedDevice, NoDeviceFollowsForward) {
-  // In forward and what it calls, MaxCallDepth deep; not in other members.
+  // In forward and what it calls, MaxCallDepth deep; another member's own
+  // tensor arguments are not the module's.
   const std::string Code = "torch::Tensor leaf(torch::Tensor h) {\n"
                            "return h * torch::ones({2}); }\n"
                            "torch::Tensor mid(torch::Tensor h) {\n"
@@ -147,6 +151,33 @@ TEST(HardcodedDevice, NoDeviceFollowsForward) {
                   "return x + torch::zeros({}) + torch::scalar_tensor(1.0) +\n"
                   "torch::tensor(2.0) + torch::zeros({2}, x.device()); } };\n"),
             V{});
+}
+
+TEST(HardcodedDevice, NoDeviceInOtherMethods) {
+  // A method of a built module meets the module's members; one the
+  // constructor or reset() calls (directly or not), a static one and the
+  // destructor do not run on the module's device.
+  const std::string Code = "struct M : torch::nn::Cloneable<M> {\n"
+                           "M() { init(); }\n"
+                           "void reset() override { fill(); }\n"
+                           "void init() { w.copy_(torch::ones({2}) * w); }\n"
+                           "void fill() { more(); }\n"
+                           "void more() { b = torch::zeros({2}) + w; }\n"
+                           "static torch::Tensor s(torch::Tensor w) {\n"
+                           "return torch::ones({2}) + w; }\n"
+                           "~M() { auto t = torch::ones({2}) + w; }\n"
+                           "torch::Tensor sample() { return draw(); }\n"
+                           "torch::Tensor draw() {\n"
+                           "return emb(torch::arange(2)) * w; }\n"
+                           "torch::Tensor w, b;\n"
+                           "torch::nn::Embedding emb{nullptr}; };\n";
+  EXPECT_EQ(sites(Code), V{"nodevice 12 from sample"});
+  // Walked from forward first: the site keeps forward's chain.
+  EXPECT_EQ(sites("struct M : torch::nn::Module {\n"
+                  "torch::Tensor forward(torch::Tensor x) { return h(); }\n"
+                  "torch::Tensor h() { return torch::ones({2}) * w; }\n"
+                  "torch::Tensor w; };\n"),
+            V{"nodevice 3"});
 }
 
 TEST(HardcodedDevice, DefaultArguments) {

@@ -413,24 +413,29 @@ const CallExpr *cpuFactory(const DeviceFact &F) {
   return Call;
 }
 
-/// \p F is the device of a tensor of \p FD's inputs or of the module: a
-/// tensor parameter, a member (a parameter, a buffer, a submodule's
-/// output) or what ops made of them.
-bool followsModule(const DeviceFact &F, const FunctionDecl *FD) {
+/// \p F is the device of a tensor of the module or of \p FD's inputs: a
+/// member (a parameter, a buffer, a submodule's output), a tensor parameter
+/// when \p InputsOnModuleDevice (forward's inputs are on the module's
+/// device; another method's arguments may come from anywhere), or what ops
+/// made of them.
+bool followsModule(const DeviceFact &F, const FunctionDecl *FD,
+                   bool InputsOnModuleDevice) {
   if (F.K != DeviceFact::SameAs || !F.Ref)
     return false;
   if (isa<FieldDecl>(F.Ref))
     return true;
   if (const auto *P = dyn_cast<ParmVarDecl>(F.Ref))
-    return P->getDeclContext() == FD;
+    return InputsOnModuleDevice && P->getDeclContext() == FD;
   return false;
 }
 
 /// An operand the dataflow knows nothing of, made by a function of the
-/// user (`auto y = block(x); y + ...`) from a tensor of \p FD's inputs or
-/// members: the helper keeps its input's device, as ops do. The call may be
-/// the operand itself or the initialiser of the local it names.
-bool madeFromInputs(const Expr *E, const FunctionDecl *FD) {
+/// user (`auto y = block(x); y + ...`) from a tensor of \p FD's inputs (when
+/// \p InputsOnModuleDevice) or members: the helper keeps its input's device,
+/// as ops do. The call may be the operand itself or the initialiser of the
+/// local it names.
+bool madeFromInputs(const Expr *E, const FunctionDecl *FD,
+                    bool InputsOnModuleDevice) {
   E = unwrap(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
@@ -445,7 +450,7 @@ bool madeFromInputs(const Expr *E, const FunctionDecl *FD) {
     const Expr *A = unwrap(Arg);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
       if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-        if (P->getDeclContext() == FD &&
+        if (InputsOnModuleDevice && P->getDeclContext() == FD &&
             isTensorType(P->getType().getNonReferenceType()))
           return true;
     if (const auto *ME = dyn_cast<MemberExpr>(A))
@@ -476,8 +481,16 @@ const VarDecl *namedVariable(const Expr *E) {
   return nullptr;
 }
 
-void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
-                  const FunctionDecl *Forward,
+/// Where a walk of the "no device" rule starts: a forward() (whose tensor
+/// parameters are on the module's device), or another method of a built
+/// module (whose members are).
+struct NoDeviceRoot {
+  const FunctionDecl *FD;
+  const CXXRecordDecl *Module;
+  bool InputsOnModuleDevice;
+};
+
+void findNoDevice(const FunctionDecl *FD, const NoDeviceRoot &Root,
                   const llvm::SmallVector<CallStep, 4> &Chain, ASTContext &Ctx,
                   std::vector<HardcodedDeviceSite> &Out,
                   llvm::DenseSet<const Stmt *> &Reported) {
@@ -490,13 +503,14 @@ void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
   // them is on the module's device once they are (the dataflow keeps the
   // first operand's device for `zeros + x`, the CPU).
   llvm::DenseSet<const CallExpr *> Joined;
+  const bool Inputs = Root.InputsOnModuleDevice;
   auto OnModuleDevice = [&](const OperandFact &O) {
     const CallExpr *Made = cpuFactory(O.Fact);
-    return followsModule(O.Fact, FD) || (Made && Joined.count(Made)) ||
+    return followsModule(O.Fact, FD, Inputs) || (Made && Joined.count(Made)) ||
            ((O.Fact.K == DeviceFact::Unknown ||
              (O.Fact.K == DeviceFact::SameAs && isa<VarDecl>(O.Fact.Ref) &&
               !isa<ParmVarDecl>(O.Fact.Ref))) &&
-            madeFromInputs(O.E, FD));
+            madeFromInputs(O.E, FD, Inputs));
   };
   for (const CombineSiteFacts &C : Flow->combineSites()) {
     const OperandFact *Factory = nullptr, *Other = nullptr;
@@ -508,7 +522,7 @@ void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
     }
     const Expr *OtherExpr = Other ? Other->E : nullptr;
     const bool OtherIsModule = !OtherExpr && C.Module;
-    if (OtherIsModule && followsModule(C.ModuleFact, FD))
+    if (OtherIsModule && followsModule(C.ModuleFact, FD, Inputs))
       OtherExpr = C.Module;
     if (!Factory || !OtherExpr)
       continue;
@@ -519,15 +533,16 @@ void findNoDevice(const FunctionDecl *FD, const CXXRecordDecl *Module,
     HardcodedDeviceSite Site;
     Site.K = HardcodedDeviceSite::NoDevice;
     Site.Function = FD;
-    Site.Module = Module;
+    Site.Module = Root.Module;
     Site.Site = Made;
     Site.Combine = C.Call;
     Site.Other = OtherExpr;
     Site.OtherIsModule = OtherIsModule;
-    Site.Forward = Forward;
+    Site.Root = Root.FD;
+    Site.RootIsForward = Inputs;
     Site.Chain = Chain;
     Site.Input = Other ? namedVariable(Other->E) : nullptr;
-    if (!Site.Input)
+    if (!Site.Input && Inputs)
       Site.Input = firstTensorParam(FD);
     Out.push_back(std::move(Site));
   }
@@ -547,42 +562,53 @@ const FunctionDecl *userDefinition(const FunctionDecl *FD) {
   return Def;
 }
 
-/// forward() and the functions it calls, MaxCallDepth calls deep, each
-/// once with a shortest chain of calls from forward.
-void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
-                     unsigned MaxCallDepth, ASTContext &Ctx,
-                     llvm::DenseSet<const FunctionDecl *> &Visited,
-                     std::vector<HardcodedDeviceSite> &Out,
-                     llvm::DenseSet<const Stmt *> &Reported) {
+/// Calls \p F(At, Def) for each user function \p FD's own statements call
+/// (a lambda written there counts as called where it is written), with the
+/// definition the call runs: Function<T>::apply(x) runs the user's
+/// T::forward(ctx, x).
+template <typename Fn> void forEachUserCallee(const FunctionDecl *FD, Fn F) {
+  forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+    const FunctionDecl *Callee = nullptr;
+    const Expr *At = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      Callee = Call->getDirectCallee();
+      if (const CXXMethodDecl *Run = autogradFunctionForward(Callee))
+        Callee = Run;
+      At = Call;
+    } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      Callee = L->getCallOperator();
+      At = L;
+    }
+    if (const FunctionDecl *Def = userDefinition(Callee))
+      F(At, Def);
+  });
+}
+
+/// The root and the functions it calls, MaxCallDepth calls deep, each once
+/// with a shortest chain of calls from the root. \p Walked collects every
+/// function the walk enters.
+void walkFromRoot(const NoDeviceRoot &Root, unsigned MaxCallDepth,
+                  ASTContext &Ctx, llvm::DenseSet<const FunctionDecl *> &Walked,
+                  std::vector<HardcodedDeviceSite> &Out,
+                  llvm::DenseSet<const Stmt *> &Reported) {
   struct Node {
     const FunctionDecl *FD;
     llvm::SmallVector<CallStep, 4> Chain;
   };
-  std::vector<Node> Work{{Forward, {}}};
-  Visited.insert(Forward);
+  llvm::DenseSet<const FunctionDecl *> Visited;
+  std::vector<Node> Work{{Root.FD, {}}};
+  Visited.insert(Root.FD);
   for (size_t I = 0; I < Work.size(); ++I) {
     const Node Cur = Work[I];
-    findNoDevice(Cur.FD, Module, Forward, Cur.Chain, Ctx, Out, Reported);
+    Walked.insert(Cur.FD);
+    findNoDevice(Cur.FD, Root, Cur.Chain, Ctx, Out, Reported);
     if (Cur.Chain.size() >= MaxCallDepth)
       continue;
-    forEachOwnStmt(Cur.FD->getBody(), [&](const Stmt *S) {
-      const FunctionDecl *Callee = nullptr;
-      const Expr *At = nullptr;
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        Callee = Call->getDirectCallee();
-        // Function<T>::apply(x) runs the user's T::forward(ctx, x).
-        if (const CXXMethodDecl *Run = autogradFunctionForward(Callee))
-          Callee = Run;
-        At = Call;
-      } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-        Callee = L->getCallOperator();
-        At = L;
-      }
-      const FunctionDecl *Def = userDefinition(Callee);
+    forEachUserCallee(Cur.FD, [&](const Expr *At, const FunctionDecl *Def) {
       // Another module's forward is analysed as its own root.
-      if (!Def || (Def != Forward && enclosingModule(Def) &&
-                   enclosingModule(Def) != Module &&
-                   hasOpName(Def, op::Named::forward)))
+      if (Def != Root.FD && enclosingModule(Def) &&
+          enclosingModule(Def) != Root.Module &&
+          hasOpName(Def, op::Named::forward))
         return;
       if (!Visited.insert(Def).second)
         return;
@@ -596,6 +622,36 @@ void walkFromForward(const FunctionDecl *Forward, const CXXRecordDecl *Module,
 bool isForward(const FunctionDecl *FD, const CXXRecordDecl *Module) {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   return MD && MD->getParent() == Module && hasOpName(MD, op::Named::forward);
+}
+
+/// A method of \p Module that runs on a built module, as forward does
+/// (`history`, `sample`, `predict`): not static, not a constructor,
+/// destructor or reset(). Whether construction calls it is decided by the
+/// caller.
+bool runsOnBuiltModule(const FunctionDecl *FD, const CXXRecordDecl *Module) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && MD->getParent() == Module && !MD->isStatic() &&
+         !isa<CXXDestructorDecl>(MD) && !isConstruction(MD) &&
+         !hasOpName(MD, op::Named::forward);
+}
+
+/// The functions that a constructor or reset() of a module calls, directly
+/// or through calls of the user's functions (the module is on the CPU
+/// while they run).
+llvm::DenseSet<const FunctionDecl *>
+calledInConstruction(llvm::ArrayRef<const FunctionDecl *> Construction) {
+  llvm::DenseSet<const FunctionDecl *> Called;
+  std::vector<const FunctionDecl *> Work(Construction.begin(),
+                                         Construction.end());
+  while (!Work.empty()) {
+    const FunctionDecl *FD = Work.back();
+    Work.pop_back();
+    forEachUserCallee(FD, [&](const Expr *, const FunctionDecl *Def) {
+      if (Called.insert(Def).second)
+        Work.push_back(Def);
+    });
+  }
+  return Called;
 }
 
 //===--- DefaultArgument --------------------------------------------------===//
@@ -645,22 +701,34 @@ void findDefaultArguments(const FunctionDecl *FD,
 std::vector<HardcodedDeviceSite> findHardcodedDevices(ASTContext &Ctx,
                                                       unsigned MaxCallDepth) {
   std::vector<HardcodedDeviceSite> Out;
-  llvm::SmallVector<std::pair<const FunctionDecl *, const CXXRecordDecl *>, 8>
-      Forwards;
+  llvm::SmallVector<NoDeviceRoot, 8> Forwards, Methods;
+  llvm::SmallVector<const FunctionDecl *, 8> Construction;
   llvm::DenseSet<const ParmVarDecl *> SeenParams;
   forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
     if (const CXXRecordDecl *Module = enclosingModule(FD)) {
       findFixed(FD, Module, Out);
       if (isForward(FD, Module))
-        Forwards.push_back({FD, Module});
+        Forwards.push_back({FD, Module, /*InputsOnModuleDevice=*/true});
+      else if (runsOnBuiltModule(FD, Module))
+        Methods.push_back({FD, Module, /*InputsOnModuleDevice=*/false});
+      else if (isConstruction(enclosingMethod(FD, Module)))
+        Construction.push_back(FD);
     }
     findDefaultArguments(FD, SeenParams, Out);
   });
+  // Forward first, so that a site both reach is reported with the calls
+  // from forward. Then the other methods of a built module that neither
+  // forward nor construction calls: their members are on the module's
+  // device as forward's are.
   llvm::DenseSet<const Stmt *> Reported;
-  for (const auto &[Forward, Module] : Forwards) {
-    llvm::DenseSet<const FunctionDecl *> Visited;
-    walkFromForward(Forward, Module, MaxCallDepth, Ctx, Visited, Out, Reported);
-  }
+  llvm::DenseSet<const FunctionDecl *> Walked;
+  for (const NoDeviceRoot &Root : Forwards)
+    walkFromRoot(Root, MaxCallDepth, Ctx, Walked, Out, Reported);
+  const llvm::DenseSet<const FunctionDecl *> Built =
+      calledInConstruction(Construction);
+  for (const NoDeviceRoot &Root : Methods)
+    if (!Walked.count(Root.FD) && !Built.count(Root.FD))
+      walkFromRoot(Root, MaxCallDepth, Ctx, Walked, Out, Reported);
   std::sort(Out.begin(), Out.end(),
             [](const HardcodedDeviceSite &A, const HardcodedDeviceSite &B) {
               return std::make_tuple(A.Site->getBeginLoc().getRawEncoding(),

@@ -12,7 +12,10 @@
 // - NoDevice: a factory with no device (so on the CPU) in forward, or in a
 //   function forward calls, meeting a tensor of the module's inputs or
 //   parameters at an op that needs both on one device (`torch::zeros({n}) +
-//   x`); DeviceFlow's combine sites give both facts.
+//   x`); DeviceFlow's combine sites give both facts. The other methods of a
+//   built module (`history`, `sample`; not construction, nor what it calls)
+//   are walked the same way, with the module's members, not the method's
+//   tensor parameters, on the module's device.
 // - DefaultArgument: a call of a module's member function that leaves out a
 //   device parameter whose default argument is such a fixed device.
 //
@@ -103,10 +106,12 @@ struct HardcodedDeviceSite {
   const clang::CallExpr *Combine = nullptr;
   const clang::Expr *Other = nullptr;
   bool OtherIsModule = false;
-  /// NoDevice: the forward() the site is reached from, and, in a function
-  /// that forward calls, the calls from forward (Chain.front().Call is in
-  /// forward) down to Function.
-  const clang::FunctionDecl *Forward = nullptr;
+  /// NoDevice: the method the site is reached from (a forward(), or another
+  /// method of a built module, RootIsForward false), and, in a function
+  /// that it calls, the calls from it (Chain.front().Call is in Root) down
+  /// to Function.
+  const clang::FunctionDecl *Root = nullptr;
+  bool RootIsForward = true;
   llvm::SmallVector<CallStep, 4> Chain;
   /// DefaultArgument: the parameter, and a call that leaves it out.
   const clang::ParmVarDecl *Param = nullptr;
@@ -121,7 +126,8 @@ struct HardcodedDeviceSite {
 };
 
 /// Finds the sites of a translation unit's user code, in source order.
-/// \p MaxCallDepth bounds how many calls deep NoDevice follows forward.
+/// \p MaxCallDepth bounds how many calls deep NoDevice follows forward (or
+/// another method of a built module).
 std::vector<HardcodedDeviceSite> findHardcodedDevices(clang::ASTContext &Ctx,
                                                       unsigned MaxCallDepth);
 
