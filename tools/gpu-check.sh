@@ -201,15 +201,18 @@ cuda_root=$(cd "$(dirname "$nvcc")/.." && pwd)
 # torch < 2.4) or CUDAToolkit_ROOT (FindCUDAToolkit): point all at one toolkit.
 export PATH="$cuda_root/bin:$PATH"
 export CUDACXX="$nvcc"
+# What every configure of this script (the runtime's, the examples') gives
+# CMake: the generator, this LibTorch, this toolkit, this GPU.
+torch_cmake_args=(${generator[@]+"${generator[@]}"}
+  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_PREFIX_PATH="$torch_prefix"
+  -DCMAKE_CUDA_COMPILER="$nvcc"
+  -DCUDAToolkit_ROOT="$cuda_root"
+  -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root"
+  -DCMAKE_CUDA_ARCHITECTURES="$arch")
 
 step "configure (lib/runtime standalone)" \
-  cmake -S "$repo/lib/runtime" -B "$build" ${generator[@]+"${generator[@]}"} \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$torch_prefix" \
-  -DCMAKE_CUDA_COMPILER="$nvcc" \
-  -DCUDAToolkit_ROOT="$cuda_root" \
-  -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root" \
-  -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  cmake -S "$repo/lib/runtime" -B "$build" "${torch_cmake_args[@]}" \
   ${TORCHTIDY_GTEST_SOURCE_DIR:+"-DTORCHTIDY_GTEST_SOURCE_DIR=$TORCHTIDY_GTEST_SOURCE_DIR"} \
   -DTORCHTIDY_RUNTIME_CUDA=ON || finish
 
@@ -266,19 +269,22 @@ fi
 # example_build DIR NAME: configures and builds examples/DIR in $build/NAME.
 # shellcheck disable=SC2317  # called through step "$@"
 example_build() {
-  cmake -S "$repo/examples/$1" -B "$build/$2" ${generator[@]+"${generator[@]}"} \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$torch_prefix" \
-    -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$cuda_root" \
-    -DCUDA_TOOLKIT_ROOT_DIR="$cuda_root" -DCMAKE_CUDA_ARCHITECTURES="$arch" &&
+  cmake -S "$repo/examples/$1" -B "$build/$2" "${torch_cmake_args[@]}" &&
     cmake --build "$build/$2" -j "$jobs"
 }
-# expect_failure CMD...: runs CMD; succeeds when CMD fails (and says how).
+# expect_failure timeout N CMD...: runs CMD under timeout; succeeds when CMD
+# fails (and says how). Running past N is no such failure: a hang is not
+# the error the example's comments promise.
 # shellcheck disable=SC2317  # called through step "$@"
 expect_failure() {
   "$@"
   local rc=$?
   if [[ $rc -eq 0 ]]; then
     echo "error: the buggy example ran to the end on the GPU"
+    return 1
+  fi
+  if [[ $rc -eq 124 ]]; then
+    echo "error: the buggy example did not end within its time limit"
     return 1
   fi
   echo "the buggy example failed as expected (exit $rc)"
