@@ -27,11 +27,13 @@ _which = lit_config.params.get("tool_tests", "all")
 if _which not in ("all", "instrumented", "plain", "llvm"):
     lit_config.fatal("tool_tests=%s: expected all, instrumented, plain or llvm" % _which)
 _here = os.path.dirname(os.path.abspath(__file__))
-_missing = sorted(t for t in PLAIN | LLVM_DEPENDENT
-                  if not os.path.exists(os.path.join(_here, t)))
+_missing = sorted(t for t in PLAIN if not os.path.exists(os.path.join(_here, t)))
 if _missing:
     lit_config.fatal("test/tools/lit.local.cfg.py names tests that are not there: %s"
                      % ", ".join(_missing))
+if not LLVM_DEPENDENT <= PLAIN:
+    lit_config.fatal("test/tools/lit.local.cfg.py: LLVM_DEPENDENT names tests that are not "
+                     "plain: %s" % ", ".join(sorted(LLVM_DEPENDENT - PLAIN)))
 if _which == "instrumented":
     config.excludes = set(config.excludes) | PLAIN
 elif _which == "llvm":
