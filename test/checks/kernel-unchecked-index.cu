@@ -441,8 +441,10 @@ void gather_shifted(const torch::Tensor &src, const torch::Tensor &keys,
 // The position within a segment capped at k elements, i - start for i in
 // [start, min(end, start + k)), is in [0, k): bounded like a comparison
 // with k. Without the cap, the position reaches end - start, a difference
-// of two loaded values.
+// of two loaded values, and so does a body that moves the counter (here
+// through a reference parameter).
 __device__ int min(int a, int b);
+__device__ void skip_padding(int &i);
 __global__ void pack_segments(const float *src, const int *offsets,
                               float *packed, int segments, int k) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
@@ -454,6 +456,11 @@ __global__ void pack_segments(const float *src, const int *offsets,
   for (int i = start; i < end; ++i)
     packed[s * k + (i - start)] = 2.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'packed[s * k + (i - start)]' indexes 'packed' with 'start', a value read from 'offsets'
+  for (int i = start; i < min(end, start + k); ++i) {
+    skip_padding(i);
+    packed[s * k + (i - start)] = 3.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'packed[s * k + (i - start)]' indexes 'packed' with 'start', a value read from 'offsets'
+  }
 }
 
 // A host helper that receives a tensor's raw storage as a pointer: the

@@ -610,7 +610,8 @@ void empty_branches(torch::Tensor x, bool wide, cudaStream_t stream) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel launch of 'scale_kernel' is not checked: {{.*}} the grid's x dimension is computed from 'x.size(0)', which is 0 for an empty tensor{{.*}}
 }
 // Not reported: a rounding that is 1 on an empty input, a branch value
-// that never reaches the launch, a dim3 a call may change.
+// that never reaches the launch, a dim3 a call, a reference or a lambda may
+// change.
 void not_empty_grids(torch::Tensor x, bool wide, cudaStream_t stream) {
   int n = x.numel();
   int blocks = std::ceil((n + 255) / 256.0);
@@ -628,6 +629,24 @@ void not_empty_grids(torch::Tensor x, bool wide, cudaStream_t stream) {
     other = dim3(n / 256);
   resize_grid(other);
   scale_kernel<<<other, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  // Its definitions reach the launch, but a reference to it and a lambda
+  // that captures it change it too.
+  dim3 viewed;
+  if (wide)
+    viewed = dim3(n / 512);
+  else
+    viewed = dim3(4);
+  dim3 &view = viewed;
+  view = dim3(std::max(n / 512, 1));
+  scale_kernel<<<viewed, 256, 0, stream>>>(x.data_ptr<float>(), n);
+  dim3 captured;
+  if (wide)
+    captured = dim3(n / 512);
+  else
+    captured = dim3(4);
+  auto at_least_one = [&] { captured = dim3(std::max(n / 512, 1)); };
+  at_least_one();
+  scale_kernel<<<captured, 256, 0, stream>>>(x.data_ptr<float>(), n);
 }
 
 // A lambda kept for later is not followed.

@@ -34,6 +34,22 @@ struct S {
   explicit S(int a) : m(a + 1) { Holder h; }
 };
 template <typename T> T pattern(T t) { return t; }
+void bump(int &v);
+void look(const int &v);
+int loops(int n) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i)
+    look(i);
+  for (int j = 0; j < n; ++j)
+    bump(j);
+  for (int k = 0; k < n; ++k) {
+    int &alias = k;
+    alias += 2;
+  }
+  for (int l = 0; l < n; ++l)
+    [&] { l = n; }();
+  return sum;
+}
 )cpp";
 
 std::unique_ptr<ASTUnit> build() {
@@ -173,6 +189,43 @@ TEST(FunctionContext, PositionsDominatorsAndParents) {
   const auto *Other =
       first<ReturnStmt>(returnStmt(forFunction(hasName("declared"))), Ctx);
   EXPECT_FALSE(C->pointOf(Other));
+}
+
+TEST(FunctionContext, MutationsOfOneReference) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  FunctionContext *C = FunctionContexts::of(Ctx).get(function("loops", Ctx));
+  ASSERT_TRUE(C);
+  auto Body = [&](llvm::StringRef Counter) {
+    const auto *For =
+        first<ForStmt>(forStmt(hasLoopInit(
+                           declStmt(hasSingleDecl(varDecl(hasName(Counter)))))),
+                       Ctx);
+    return For ? For->getBody() : nullptr;
+  };
+  auto Var = [&](llvm::StringRef Name) {
+    return first<VarDecl>(varDecl(hasName(Name)), Ctx);
+  };
+  // Every counter is changed by its loop's increment; only the writes
+  // inside the body count for isMutatedIn.
+  for (llvm::StringRef Counter : {"i", "j", "k", "l"}) {
+    ASSERT_TRUE(Var(Counter) && Body(Counter)) << Counter.str();
+    EXPECT_TRUE(C->isMutated(Var(Counter))) << Counter.str();
+  }
+  // Read through a const reference: not changed.
+  EXPECT_FALSE(C->isMutatedIn(Var("i"), Body("i")));
+  // Through a non-const reference parameter, a reference bound to it, a
+  // lambda that captures it by reference.
+  EXPECT_TRUE(C->isMutatedIn(Var("j"), Body("j")));
+  EXPECT_TRUE(C->isMutatedIn(Var("k"), Body("k")));
+  EXPECT_TRUE(C->isMutatedIn(Var("l"), Body("l")));
+  // The statement that changes one reference.
+  const auto *Bump =
+      first<CallExpr>(callExpr(callee(functionDecl(hasName("bump")))), Ctx);
+  ASSERT_TRUE(Bump);
+  EXPECT_EQ(C->mutationOf(Bump->getArg(0)), Bump);
+  EXPECT_FALSE(C->isMutated(Var("sum")));
+  EXPECT_FALSE(C->isMutatedIn(nullptr, Body("i")));
 }
 
 TEST(FunctionContext, ConstructorInitializersAndDestructors) {

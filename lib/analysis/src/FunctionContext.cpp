@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <mutex>
@@ -81,12 +82,34 @@ const Stmt *FunctionContext::parentOf(const Stmt *S) {
   return Parents->getParent(S);
 }
 
-bool FunctionContext::isMutated(const VarDecl *VD) {
-  if (!VD || !FD || !FD->getBody())
-    return false;
+ExprMutationAnalyzer *FunctionContext::mutations() {
+  if (!FD || !FD->getBody())
+    return nullptr;
   if (!Mutations)
     Mutations = std::make_unique<ExprMutationAnalyzer>(*FD->getBody(), Ctx);
-  return Mutations->isMutated(VD);
+  return Mutations.get();
+}
+
+bool FunctionContext::isMutated(const VarDecl *VD) {
+  ExprMutationAnalyzer *M = VD ? mutations() : nullptr;
+  return M && M->isMutated(VD);
+}
+
+const Stmt *FunctionContext::mutationOf(const Expr *E) {
+  ExprMutationAnalyzer *M = E ? mutations() : nullptr;
+  return M ? M->findMutation(E) : nullptr;
+}
+
+bool FunctionContext::isMutatedIn(const VarDecl *VD, const Stmt *Within) {
+  if (!VD || !Within)
+    return false;
+  bool Found = false;
+  forEachStmtIn(Within, [&](const Stmt *S) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        !Found && DRE && DRE->getDecl() == VD)
+      Found = mutationOf(DRE) != nullptr;
+  });
+  return Found;
 }
 
 namespace {

@@ -159,20 +159,6 @@ const VarDecl *varOf(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
-/// \p Body assigns, increments or takes the address of \p V.
-bool writesVar(const Stmt *Body, const VarDecl *V) {
-  bool Writes = false;
-  forEachStmtIn(Body, [&](const Stmt *S) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(S))
-      Writes |= BO->isAssignmentOp() && varOf(BO->getLHS()) == V;
-    else if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      Writes |=
-          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-          varOf(UO->getSubExpr()) == V;
-  });
-  return Writes;
-}
-
 namespace {
 
 /// The reference to the storage \p E reaches, through casts, pointer

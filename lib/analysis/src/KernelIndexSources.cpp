@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelIndexLoadsImpl.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/IndexArrays.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -267,6 +268,7 @@ bool FunctionScan::boundedDifference(const Expr *E) {
       return false;
     return llvm::any_of(Min->arguments(), StartPlusBound);
   };
+  FunctionContext *Fn = FunctionContexts::of(Ctx).get(FD);
   if (!ForsFound) {
     ForsFound = true;
     forEachOwnStmt(FD->getBody(), [&](const Stmt *St) {
@@ -283,8 +285,8 @@ bool FunctionScan::boundedDifference(const Expr *E) {
         !containsStmt(For->getBody(), BO))
       continue;
     if (Starts(For->getInit()) && StepsByOne(For->getInc()) &&
-        Caps(For->getCond()) && !writesVar(For->getBody(), I) &&
-        !writesVar(For->getBody(), S))
+        Caps(For->getCond()) && Fn && !Fn->isMutatedIn(I, For->getBody()) &&
+        !Fn->isMutatedIn(S, For->getBody()))
       return true;
   }
   return false;

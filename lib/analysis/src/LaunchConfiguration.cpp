@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLaunchesImpl.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -290,32 +291,19 @@ KernelLaunchAnalysis::Impl::dimensions(const Expr *E) {
   return Dims;
 }
 
-bool KernelLaunchAnalysis::Impl::passedByReference(const VarDecl *VD,
-                                                   const Stmt *Body) {
-  auto Names = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(unwrap(E));
-    return DRE && DRE->getDecl() == VD;
-  };
+bool KernelLaunchAnalysis::Impl::changedOtherwise(
+    const VarDecl *VD, const FunctionDecl *Owner,
+    llvm::ArrayRef<const Stmt *> Writes) {
+  FunctionContext *Fn = FunctionContexts::of(Ctx).get(Owner);
+  if (!Fn)
+    return true;
   bool Found = false;
-  forEachOwnStmt(Body, [&](const Stmt *S) {
-    if (Found)
+  forEachStmtIn(Owner->getBody(), [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    if (Found || !DRE || DRE->getDecl() != VD)
       return;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      Found = UO->getOpcode() == UO_AddrOf && Names(UO->getSubExpr());
-      return;
-    }
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || isa<CXXOperatorCallExpr>(Call))
-      return;
-    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
-         ++I) {
-      const QualType PT = Callee->getParamDecl(I)->getType();
-      if (PT->isReferenceType() &&
-          !PT.getNonReferenceType().isConstQualified() &&
-          Names(Call->getArg(I)))
-        Found = true;
-    }
+    const Stmt *By = Fn->mutationOf(DRE);
+    Found = By && !llvm::is_contained(Writes, By);
   });
   return Found;
 }
@@ -347,7 +335,7 @@ KernelLaunchAnalysis::Impl::gridCandidates(const Expr *Grid,
     for (const FieldDecl *F : RD->fields())
       if (Finder.writesOf(IndexVar{VD, F}).size() != Writes.size())
         return Out;
-  if (passedByReference(VD, Owner->getBody()))
+  if (changedOtherwise(VD, Owner, Writes))
     return Out;
   for (const Expr *Def : Finder.reachingDefinitionsOf(VD, Launch))
     Out.push_back(dimensions(Def));

@@ -96,6 +96,18 @@ public:
   /// called, captured by reference...), one per function, memoized.
   bool isMutated(const clang::VarDecl *VD);
 
+  /// What in the body changes the value of \p E, one expression of this
+  /// function (a reference to a variable where it is written): the
+  /// ExprMutationAnalyzer's statement for that one occurrence, through the
+  /// references and pointers bound to it; null if nothing does.
+  const clang::Stmt *mutationOf(const clang::Expr *E);
+
+  /// Some reference to \p VD inside \p Within, a statement of this
+  /// function, changes it (mutationOf each one): a loop body that writes
+  /// its loop's counter. The writes of \p VD outside \p Within do not
+  /// count.
+  bool isMutatedIn(const clang::VarDecl *VD, const clang::Stmt *Within);
+
   /// This function's analysis \p T (constructible from the function and the
   /// ASTContext), made on first use and shared by every check that asks,
   /// as MLIR's AnalysisManager keeps one of each analysis per operation.
@@ -116,6 +128,10 @@ private:
         : Value(FD, Ctx) {}
     T Value;
   };
+
+  /// The body's ExprMutationAnalyzer, made on first use (null without a
+  /// body).
+  clang::ExprMutationAnalyzer *mutations();
 
   const clang::FunctionDecl *FD;
   clang::ASTContext &Ctx;

@@ -38,9 +38,6 @@ bool containsStmt(const clang::Stmt *Root, const clang::Stmt *Target);
 /// The variable \p E names, through parentheses and implicit casts.
 const clang::VarDecl *varOf(const clang::Expr *E);
 
-/// \p Body assigns, increments or takes the address of \p V.
-bool writesVar(const clang::Stmt *Body, const clang::VarDecl *V);
-
 /// Index arrays that host code makes with values kept in an index range:
 /// a local made by an index producer of the op table (arange, randperm,
 /// argsort...) or a tensor filled over its whole length from a counting
@@ -71,6 +68,12 @@ private:
 
 /// Kernel \p K never writes through its parameter \p I (a pointer or an
 /// accessor), nor hands it to another function or takes an alias of it.
+/// A walk of its own, not FunctionContext's ExprMutationAnalyzer: what is
+/// asked is whether the memory the parameter points to is written, and
+/// LLVM 19's analyzer answers that for no pointer (isPointeeMutated is
+/// there but finds nothing; LLVM 20 filled it in), while the whole-value
+/// question calls every `acc[i]` of a non-const accessor a mutation (the
+/// non-const operator[] is chosen for a read too).
 bool kernelOnlyReads(const clang::FunctionDecl *K, unsigned I);
 
 } // namespace torchtidy
