@@ -313,7 +313,18 @@ void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
   // method's without one is the module's (a parameter's or buffer's).
   const std::string Whose =
       Device.empty() && !S.RootIsForward ? "the module" : "the input";
-  {
+  if (S.ReturnedBy) {
+    // The factory is in a helper whose return value meets the module's
+    // tensor in its caller: the device has to be passed in.
+    diag(Made->getExprLoc(),
+         "'%0' creates a tensor on the CPU (no device given) in %q1, which "
+         "returns it to %q2, and %3 on the module's device: once the module "
+         "is moved to CUDA this throws \"Expected all tensors to be on the "
+         "same device\"; pass %q1 the device of %4 and create it there")
+        << opName(Made) << S.Function << S.Receiver << Meets << Whose;
+    diag(S.ReturnedBy->getExprLoc(), "%q0 returns it here", DiagnosticIDs::Note)
+        << S.Function;
+  } else {
     auto D = diag(Made->getExprLoc(),
                   "'%0' creates a tensor on the CPU (no device given) in %q1, "
                   "and %2 on the module's device: once the module is moved "
@@ -325,9 +336,10 @@ void HardcodedDeviceCheck::reportNoDevice(const HardcodedDeviceSite &S,
       if (std::optional<FixItHint> Fix = addDeviceFix(Made, Device, Ctx))
         D << *Fix;
   }
+  const SourceManager &SM = Ctx.getSourceManager();
   if (S.Combine &&
-      Ctx.getSourceManager().getPresumedLineNumber(S.Combine->getExprLoc()) !=
-          Ctx.getSourceManager().getPresumedLineNumber(Made->getExprLoc()))
+      (S.ReturnedBy || SM.getPresumedLineNumber(S.Combine->getExprLoc()) !=
+                           SM.getPresumedLineNumber(Made->getExprLoc())))
     diag(S.Combine->getExprLoc(), "it meets %0 here", DiagnosticIDs::Note)
         << Other;
   for (size_t I = 0; I < S.Chain.size(); ++I)

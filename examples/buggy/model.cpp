@@ -45,8 +45,8 @@ static torch::Tensor pad(const std::vector<std::vector<int64_t>> &seen) {
   int64_t longest = 0;
   for (const auto &items : seen)
     longest = std::max<int64_t>(longest, items.size());
-  // Bug: -1 marks the padding, but -1 is no row of item_emb: the lookup in
-  // history() reads outside the table, an illegal memory access on CUDA.
+  // Bugs: made on the CPU for tables on the model's device, and -1 marks the
+  // padding but is no row of item_emb (an illegal memory access on CUDA).
   auto padded = torch::full({static_cast<int64_t>(seen.size()), longest}, -1,
                             torch::kLong);
   for (size_t b = 0; b < seen.size(); ++b)

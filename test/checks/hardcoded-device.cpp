@@ -234,6 +234,58 @@ struct Recent : nn::Module {
   torch::Tensor scale_;
 };
 
+// A factory in a helper whose every return is its tensor: the value meets
+// the module's tensor in the caller, and the helper has no device to take.
+torch::Tensor causal_mask(int64_t n) {
+  auto mask = torch::ones({n, n}, torch::kBool);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'ones' creates a tensor on the CPU (no device given) in 'causal_mask', which returns it to 'Returned::forward', and 'masked_fill' combines it with 'x', which is on the module's device: once the module is moved to CUDA this throws "Expected all tensors to be on the same device"; pass 'causal_mask' the device of the input and create it there [libtorch-hardcoded-device]
+  return mask.triu(1);
+}
+torch::Tensor like(const torch::Tensor &x, int64_t n, bool odd) {
+  if (odd)
+    return torch::ones({n}, x.options());
+  return torch::ones({n});
+}
+torch::Tensor on(int64_t n, torch::Device d) { return torch::ones({n}, d); }
+void keep_on(torch::Tensor &t, const torch::Tensor &x) { t = t.to(x.device()); }
+struct Returned : nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto mask = causal_mask(x.size(1));
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: note: 'causal_mask' returns it here
+    auto y = x.masked_fill(mask, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: note: it meets 'x' here
+    // Not reported: a helper that may return its input's device, one given
+    // a device, a local moved to the input's device after the call or
+    // passed to a function that may move it.
+    auto a = like(x, 4, false);
+    auto b = on(4, x.device());
+    auto c = causal_mask(4);
+    c = c.to(x.device());
+    auto d = causal_mask(4);
+    keep_on(d, x);
+    return y + a + b + x.masked_fill(c, 1) + x.masked_fill(d, 2);
+  }
+};
+
+// Every return a factory's, the call itself the operand.
+torch::Tensor offsets(int64_t n, bool odd) {
+  if (odd)
+    return torch::arange(n) * 2 + 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'arange' creates a tensor on the CPU (no device given) in 'offsets', which returns it to 'Offsets::forward', and '+' combines it with 'x'
+  return torch::arange(n, torch::kLong);
+}
+struct Offsets : nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0), true); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:55: note: 'offsets' returns it here
+  // CHECK-MESSAGES: :[[@LINE-2]]:53: note: it meets 'x' here
+};
+
+// A virtual helper: an override may return another tensor.
+struct Masked : nn::Module {
+  virtual torch::Tensor mask(int64_t n) { return torch::ones({n}); }
+  torch::Tensor forward(torch::Tensor x) { return x * mask(x.size(0)); }
+};
+
 //===--- A call leaves out a device parameter's fixed default ---------------===//
 
 struct Diffusion : nn::Module {

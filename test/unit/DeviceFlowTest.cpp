@@ -248,6 +248,39 @@ TEST(DeviceFlow, CombineSites) {
   EXPECT_TRUE(Flow.combineSites().empty());
 }
 
+// What each return gives back, and which locals keep their initialiser's
+// value (never assigned, never escaping).
+TEST(DeviceFlow, ReturnsAndKeptInitializers) {
+  auto AST = parse("void g(torch::Tensor &t);\n"
+                   "torch::Tensor f(torch::Tensor x, bool c) {\n"
+                   "auto a = torch::zeros({2}); auto b = torch::ones({2});\n"
+                   "auto r = torch::ones({2}); auto e = torch::ones({2});\n"
+                   "b = b.to(x.device()); g(r); auto l = [&e] { e = e * 2; };\n"
+                   "if (c) return a.triu(1); return x + b; }\n");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  auto Fs = match(functionDecl(hasName("f"), isDefinition()).bind("f"), Ctx);
+  ASSERT_EQ(Fs.size(), 1U);
+  const DeviceFlow *Flow =
+      sharedDeviceFlow(Fs.front().getNodeAs<clang::FunctionDecl>("f"), Ctx);
+  ASSERT_TRUE(Flow);
+  std::vector<std::string> Returned;
+  for (const OperandFact &R : Flow->returns())
+    Returned.push_back(R.Fact.describe());
+  EXPECT_EQ(Returned, (V{"the CPU", "the device of 'x'"}));
+  auto Var = [&](llvm::StringRef Name) {
+    auto Vs =
+        match(varDecl(hasName(Name), hasAncestor(functionDecl(hasName("f"))))
+                  .bind("v"),
+              Ctx);
+    return Vs.empty() ? nullptr : Vs.front().getNodeAs<clang::VarDecl>("v");
+  };
+  EXPECT_TRUE(Flow->keepsInitializer(Var("a")));
+  EXPECT_FALSE(Flow->keepsInitializer(Var("b"))); // assigned
+  EXPECT_FALSE(Flow->keepsInitializer(Var("r"))); // by non-const reference
+  EXPECT_FALSE(Flow->keepsInitializer(Var("e"))); // captured by reference
+  EXPECT_FALSE(Flow->keepsInitializer(Var("x"))); // no initialiser
+}
+
 // The checks share one device flow of a function (with its combine sites):
 // asked twice, the same analysis, with what a fresh one finds; none for a
 // function template's pattern, as analyze declines it.

@@ -104,7 +104,11 @@ std::vector<std::string> sites(const std::string &Code, unsigned Depth = 4) {
                   (S.K == HardcodedDeviceSite::NoDevice && !S.RootIsForward
                        ? " from " + S.Root->getNameAsString()
                        : "") +
-                  (S.Input ? " input=" + S.Input->getNameAsString() : ""));
+                  (S.Input ? " input=" + S.Input->getNameAsString() : "") +
+                  (S.ReturnedBy
+                       ? " returned by " + S.Function->getNameAsString() +
+                             " to " + S.Receiver->getNameAsString()
+                       : ""));
   }
   return Out;
 }
@@ -178,6 +182,38 @@ TEST(HardcodedDevice, NoDeviceInOtherMethods) {
                   "torch::Tensor h() { return torch::ones({2}) * w; }\n"
                   "torch::Tensor w; };\n"),
             V{"nodevice 3"});
+}
+
+TEST(HardcodedDevice, NoDeviceReturnedByHelper) {
+  // Every return of the helper is a factory's CPU tensor, and what it
+  // returns meets forward's input: directly, or through a local nothing
+  // changes after.
+  const std::string Helpers =
+      "torch::Tensor mask(int64_t n) { auto m = torch::ones({n});\n"
+      "return m.triu(1); }\n"
+      "torch::Tensor either(torch::Tensor x, bool c) {\n"
+      "if (c) return x * 2; return torch::zeros({2}); }\n"
+      "void move(torch::Tensor &t, torch::Device d);\n";
+  EXPECT_EQ(sites(Helpers + "struct M : torch::nn::Module {\n"
+                            "torch::Tensor forward(torch::Tensor x) {\n"
+                            "auto a = mask(2);\n"
+                            "return x * a; } };\n"),
+            V{"nodevice 1 returned by mask to forward"});
+  EXPECT_EQ(sites(Helpers + "struct M : torch::nn::Module {\n"
+                            "torch::Tensor forward(torch::Tensor x) {\n"
+                            "return mask(2) + x; } };\n"),
+            V{"nodevice 1 returned by mask to forward"});
+  // A return that may be the input's; a local changed after the call
+  // (assigned, or passed by non-const reference); a virtual helper.
+  EXPECT_EQ(sites(Helpers + "struct M : torch::nn::Module {\n"
+                            "virtual torch::Tensor v() { return "
+                            "torch::ones({2}); }\n"
+                            "torch::Tensor forward(torch::Tensor x) {\n"
+                            "auto a = mask(2); a = a.to(x.device());\n"
+                            "auto b = mask(2); move(b, x.device());\n"
+                            "return x * a + either(x, true) + x * b + v(); } "
+                            "};\n"),
+            V{});
 }
 
 TEST(HardcodedDevice, DefaultArguments) {

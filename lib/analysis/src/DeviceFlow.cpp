@@ -82,14 +82,23 @@ class Transfer {
 public:
   Transfer(ASTContext &Ctx, const llvm::DenseSet<const ValueDecl *> &Escaped,
            std::vector<IndexSiteFacts> *Sites,
-           std::vector<CombineSiteFacts> *Combines = nullptr)
-      : Ctx(Ctx), Escaped(Escaped), Sites(Sites), Combines(Combines) {}
+           std::vector<CombineSiteFacts> *Combines = nullptr,
+           std::vector<OperandFact> *Returns = nullptr,
+           llvm::DenseSet<const ValueDecl *> *Assigned = nullptr)
+      : Ctx(Ctx), Escaped(Escaped), Sites(Sites), Combines(Combines),
+        Returns(Returns), Assigned(Assigned) {}
 
   void apply(const Stmt *S, State &St) {
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
           declare(VD, St);
+      return;
+    }
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+      if (const Expr *V = Ret->getRetValue();
+          Returns && V && isTensor(V->getType()))
+        Returns->push_back({V, eval(V, St)});
       return;
     }
     const auto *Call = dyn_cast<CallExpr>(S);
@@ -151,6 +160,8 @@ private:
     const ValueDecl *D = trackedDecl(LHS);
     if (!D)
       return;
+    if (Assigned)
+      Assigned->insert(D);
     if (Escaped.count(D))
       return;
     DeviceFact F;
@@ -699,6 +710,8 @@ private:
   const llvm::DenseSet<const ValueDecl *> &Escaped;
   std::vector<IndexSiteFacts> *Sites;
   std::vector<CombineSiteFacts> *Combines;
+  std::vector<OperandFact> *Returns;
+  llvm::DenseSet<const ValueDecl *> *Assigned;
 };
 
 } // namespace
@@ -724,7 +737,8 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   if (!G)
     return false;
 
-  llvm::DenseSet<const ValueDecl *> Escaped;
+  Escaped.clear();
+  Assigned.clear();
   findEscapedValues(Body, Escaped);
 
   // Blocks in reverse post-order (clang's worklist): a block is visited
@@ -776,7 +790,9 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
   // With the fixed point known, read the facts at each index op (and, when
   // asked, at each op that needs its operands on one device).
   Combines.clear();
-  Transfer Reader(Ctx, Escaped, &Sites, CollectCombines ? &Combines : nullptr);
+  Returns.clear();
+  Transfer Reader(Ctx, Escaped, &Sites, CollectCombines ? &Combines : nullptr,
+                  CollectCombines ? &Returns : nullptr, &Assigned);
   for (const CFGBlock *B : *G) {
     if (!B)
       continue;
@@ -814,7 +830,16 @@ bool DeviceFlow::analyze(const FunctionDecl *FD, ASTContext &Ctx) {
                      std::make_pair(compat::beginLoc(B.Call).getRawEncoding(),
                                     B.Call->getEndLoc().getRawEncoding());
             });
+  std::sort(Returns.begin(), Returns.end(),
+            [](const OperandFact &A, const OperandFact &B) {
+              return A.E->getBeginLoc().getRawEncoding() <
+                     B.E->getBeginLoc().getRawEncoding();
+            });
   return true;
+}
+
+bool DeviceFlow::keepsInitializer(const VarDecl *V) const {
+  return V && V->getInit() && !Escaped.count(V) && !Assigned.count(V);
 }
 
 namespace {

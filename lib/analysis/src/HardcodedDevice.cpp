@@ -8,6 +8,7 @@
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -461,6 +462,88 @@ bool madeFromInputs(const Expr *E, const FunctionDecl *FD,
   return false;
 }
 
+/// The definition of a user function a walk from forward may enter.
+const FunctionDecl *userDefinition(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isDependentContext() ||
+      Def->isInvalidDecl() || Def->isDefaulted() || !isUserDecl(Def))
+    return nullptr;
+  if (Def->isImplicit()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+    if (!MD || !MD->getParent()->isLambda())
+      return nullptr;
+  }
+  return Def;
+}
+
+/// The factory whose CPU tensor every `return` of user function \p Callee
+/// gives back (its own DeviceFlow), else null: `Tensor pad(...) { auto t =
+/// torch::full(...); ...; return t; }`. Not a virtual method (an override
+/// may return another tensor), nor one returning a reference.
+const CallExpr *factoryReturnedBy(const FunctionDecl *Callee, ASTContext &Ctx) {
+  const FunctionDecl *Def = userDefinition(Callee);
+  if (!Def || isTorchFunction(Def) || Def->getReturnType()->isReferenceType() ||
+      !isTensorType(Def->getReturnType()))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+      !MD->getParent()->hasAttr<FinalAttr>())
+    return nullptr;
+  const DeviceFlow *Flow = sharedDeviceFlow(Def, Ctx);
+  if (!Flow || Flow->returns().empty())
+    return nullptr;
+  const CallExpr *First = nullptr;
+  for (const OperandFact &R : Flow->returns()) {
+    const CallExpr *Made = cpuFactory(R.Fact);
+    if (!Made)
+      return nullptr;
+    First = First ? First : Made;
+  }
+  return First;
+}
+
+/// An operand the dataflow knows nothing of that holds what a user
+/// function returns, when every return of it is a CPU factory's tensor
+/// (factoryReturnedBy): the call itself, or a local initialised with it
+/// that keeps that value (DeviceFlow::keepsInitializer of \p Flow, FD's
+/// dataflow). \p Via gets the call.
+const CallExpr *returnedFactory(const OperandFact &O, const FunctionDecl *FD,
+                                const DeviceFlow &Flow, ASTContext &Ctx,
+                                const CallExpr *&Via) {
+  if (O.Fact.K != DeviceFact::Unknown &&
+      !(O.Fact.K == DeviceFact::SameAs &&
+        isa_and_nonnull<VarDecl>(O.Fact.Ref) && !isa<ParmVarDecl>(O.Fact.Ref)))
+    return nullptr;
+  const Expr *E = unwrap(O.E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() || !V->getInit() ||
+        V->getDeclContext() != FD || !Flow.keepsInitializer(V))
+      return nullptr;
+    E = unwrap(V->getInit());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const CallExpr *Made =
+      Call ? factoryReturnedBy(Call->getDirectCallee(), Ctx) : nullptr;
+  if (Made)
+    Via = Call;
+  return Made;
+}
+
+/// \p Body calls a user function that returns a tensor: a helper whose
+/// result may be a factory's (returnedFactory).
+bool callsTensorHelper(const Stmt *Body) {
+  bool Found = false;
+  forEachOwnStmt(Body, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    Found |= Callee && !isTorchFunction(Callee) && isUserDecl(Callee) &&
+             isTensorType(Callee->getReturnType());
+  });
+  return Found;
+}
+
 /// A cheap test before the dataflow: \p Body calls a LibTorch factory.
 bool callsFactory(const Stmt *Body) {
   bool Found = false;
@@ -494,7 +577,7 @@ void findNoDevice(const FunctionDecl *FD, const NoDeviceRoot &Root,
                   const llvm::SmallVector<CallStep, 4> &Chain, ASTContext &Ctx,
                   std::vector<HardcodedDeviceSite> &Out,
                   llvm::DenseSet<const Stmt *> &Reported) {
-  if (!callsFactory(FD->getBody()))
+  if (!callsFactory(FD->getBody()) && !callsTensorHelper(FD->getBody()))
     return;
   const DeviceFlow *Flow = sharedDeviceFlow(FD, Ctx);
   if (!Flow)
@@ -514,11 +597,17 @@ void findNoDevice(const FunctionDecl *FD, const NoDeviceRoot &Root,
   };
   for (const CombineSiteFacts &C : Flow->combineSites()) {
     const OperandFact *Factory = nullptr, *Other = nullptr;
+    const CallExpr *Made = nullptr, *Via = nullptr;
     for (const OperandFact &O : C.Operands) {
-      if (!Other && OnModuleDevice(O))
+      if (!Other && OnModuleDevice(O)) {
         Other = &O;
-      else if (!Factory && cpuFactory(O.Fact))
-        Factory = &O;
+      } else if (!Factory) {
+        Made = cpuFactory(O.Fact);
+        if (!Made)
+          Made = returnedFactory(O, FD, *Flow, Ctx, Via);
+        if (Made)
+          Factory = &O;
+      }
     }
     const Expr *OtherExpr = Other ? Other->E : nullptr;
     const bool OtherIsModule = !OtherExpr && C.Module;
@@ -526,40 +615,29 @@ void findNoDevice(const FunctionDecl *FD, const NoDeviceRoot &Root,
       OtherExpr = C.Module;
     if (!Factory || !OtherExpr)
       continue;
-    const CallExpr *Made = cpuFactory(Factory->Fact);
     Joined.insert(Made);
     if (!Reported.insert(Made).second)
       continue;
     HardcodedDeviceSite Site;
     Site.K = HardcodedDeviceSite::NoDevice;
-    Site.Function = FD;
+    // A helper's factory is reported in the helper, where the device goes.
+    Site.Function = Via ? userDefinition(Via->getDirectCallee()) : FD;
     Site.Module = Root.Module;
     Site.Site = Made;
+    Site.ReturnedBy = Via;
+    Site.Receiver = FD;
     Site.Combine = C.Call;
     Site.Other = OtherExpr;
     Site.OtherIsModule = OtherIsModule;
     Site.Root = Root.FD;
     Site.RootIsForward = Inputs;
     Site.Chain = Chain;
-    Site.Input = Other ? namedVariable(Other->E) : nullptr;
-    if (!Site.Input && Inputs)
+    // A variable of FD is not in the helper's scope: no fix-it there.
+    Site.Input = Other && !Via ? namedVariable(Other->E) : nullptr;
+    if (!Site.Input && Inputs && !Via)
       Site.Input = firstTensorParam(FD);
     Out.push_back(std::move(Site));
   }
-}
-
-/// The definition of a user function a walk from forward may enter.
-const FunctionDecl *userDefinition(const FunctionDecl *FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def || Def->isDependentContext() ||
-      Def->isInvalidDecl() || Def->isDefaulted() || !isUserDecl(Def))
-    return nullptr;
-  if (Def->isImplicit()) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-    if (!MD || !MD->getParent()->isLambda())
-      return nullptr;
-  }
-  return Def;
 }
 
 /// Calls \p F(At, Def) for each user function \p FD's own statements call

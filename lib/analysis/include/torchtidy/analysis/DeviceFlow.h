@@ -34,6 +34,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -164,9 +165,25 @@ public:
   /// setCollectCombineSites(true) came before analyze()).
   llvm::ArrayRef<CombineSiteFacts> combineSites() const { return Combines; }
 
+  /// The tensor each reached `return` gives back and its device there, in
+  /// source order (collected with the combine sites): what a caller of the
+  /// function receives.
+  llvm::ArrayRef<OperandFact> returns() const { return Returns; }
+
+  /// \p V, a variable of the function, holds its initialiser's value
+  /// wherever it is read: nothing assigns it and it never escapes (no
+  /// non-const reference, pointer or by-reference capture of it, as
+  /// EscapeFinder sees them). The same walk in every frontend: clang's
+  /// ExprMutationAnalyzer follows a forwarding reference (`module(x)`) into
+  /// the callee's body, which torch-clangd's preamble leaves out, and there
+  /// calls it a change.
+  bool keepsInitializer(const clang::VarDecl *V) const;
+
 private:
   std::vector<IndexSiteFacts> Sites;
   std::vector<CombineSiteFacts> Combines;
+  std::vector<OperandFact> Returns;
+  llvm::DenseSet<const clang::ValueDecl *> Escaped, Assigned;
   bool CollectCombines = false;
 };
 

@@ -106,6 +106,12 @@ struct HardcodedDeviceSite {
   const clang::CallExpr *Combine = nullptr;
   const clang::Expr *Other = nullptr;
   bool OtherIsModule = false;
+  /// NoDevice with the factory in a user function whose every return is
+  /// its tensor: the call of that function (in Receiver, where Combine is)
+  /// whose value meets Other; Function is then that function. Else null,
+  /// and Receiver is Function.
+  const clang::CallExpr *ReturnedBy = nullptr;
+  const clang::FunctionDecl *Receiver = nullptr;
   /// NoDevice: the method the site is reached from (a forward(), or another
   /// method of a built module, RootIsForward false), and, in a function
   /// that it calls, the calls from it (Chain.front().Call is in Root) down
