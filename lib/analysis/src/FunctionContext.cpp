@@ -5,6 +5,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <mutex>
@@ -95,9 +96,49 @@ bool FunctionContext::isMutated(const VarDecl *VD) {
   return M && M->isMutated(VD);
 }
 
+namespace {
+/// \p Arg is an argument of \p Parent, a call, given to a non-const lvalue
+/// reference parameter of the callee as instantiated (`pass(v)` of
+/// `template <class T> void pass(T &&)` takes an `int &`).
+bool boundToMutableReference(const Expr *Arg, const Stmt *Parent) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  // An operator method's object is argument 0.
+  const unsigned Shift =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+    if (Call->getArg(I) != Arg)
+      continue;
+    if (I - Shift >= Callee->getNumParams())
+      return false;
+    const QualType T = Callee->getParamDecl(I - Shift)->getType();
+    return T->isLValueReferenceType() &&
+           !T.getNonReferenceType().isConstQualified();
+  }
+  return false;
+}
+} // namespace
+
 const Stmt *FunctionContext::mutationOf(const Expr *E) {
   ExprMutationAnalyzer *M = E ? mutations() : nullptr;
-  return M ? M->findMutation(E) : nullptr;
+  if (!M)
+    return nullptr;
+  if (const Stmt *By = M->findMutation(E))
+    return By;
+  // Given to a forwarding reference, the analyzer follows the argument into
+  // the callee's body, and calls it a change when there is none: torch-clangd
+  // builds its preamble without the headers' function bodies, the driver
+  // with them. A non-const reference counts as a change whatever the body,
+  // so that every frontend answers alike.
+  const Expr *Arg = E;
+  const Stmt *Parent = parentOf(Arg);
+  while (const auto *Paren = dyn_cast_or_null<ParenExpr>(Parent)) {
+    Arg = Paren;
+    Parent = parentOf(Paren);
+  }
+  return boundToMutableReference(Arg, Parent) ? Parent : nullptr;
 }
 
 bool FunctionContext::isMutatedIn(const VarDecl *VD, const Stmt *Within) {

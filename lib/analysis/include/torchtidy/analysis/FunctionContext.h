@@ -99,7 +99,10 @@ public:
   /// What in the body changes the value of \p E, one expression of this
   /// function (a reference to a variable where it is written): the
   /// ExprMutationAnalyzer's statement for that one occurrence, through the
-  /// references and pointers bound to it; null if nothing does.
+  /// references and pointers bound to it, or the call that takes it by
+  /// non-const reference, also through a forwarding reference whose callee
+  /// does not change it (the analyzer's answer there depends on whether the
+  /// frontend parsed the callee's body); null if nothing does.
   const clang::Stmt *mutationOf(const clang::Expr *E);
 
   /// Some reference to \p VD inside \p Within, a statement of this
