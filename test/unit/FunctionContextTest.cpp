@@ -212,7 +212,7 @@ TEST(FunctionContext, MutationsOfOneReference) {
   };
   // Every counter is changed by its loop's increment; only the writes
   // inside the body count for isMutatedIn.
-  for (llvm::StringRef Counter : {"i", "j", "k", "l", "m"}) {
+  for (const llvm::StringRef Counter : {"i", "j", "k", "l", "m"}) {
     ASSERT_TRUE(Var(Counter) && Body(Counter)) << Counter.str();
     EXPECT_TRUE(C->isMutated(Var(Counter))) << Counter.str();
   }
