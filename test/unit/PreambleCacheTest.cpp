@@ -192,4 +192,14 @@ TEST(PreambleCache, ParsesWithoutThePCHOnlyWhileABuildHasJustBegun) {
   EXPECT_FALSE(PreambleCache::parseInsteadOfWaiting(6, 0));
 }
 
+TEST(PreambleCache, BuildsOnlyWithRoomForAPCH) {
+  // clang ends the process when it cannot write a PCH: with less than
+  // MinFreeBytes free the file is parsed without one.
+  EXPECT_FALSE(PreambleCache::roomToBuild(0));
+  EXPECT_FALSE(PreambleCache::roomToBuild(uint64_t{20} << 20));
+  EXPECT_FALSE(PreambleCache::roomToBuild(PreambleCache::MinFreeBytes - 1));
+  EXPECT_TRUE(PreambleCache::roomToBuild(PreambleCache::MinFreeBytes));
+  EXPECT_TRUE(PreambleCache::roomToBuild(uint64_t{64} << 30));
+}
+
 } // namespace

@@ -591,6 +591,15 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     log(File, "skipped, the process building " + Key + " did not finish");
     return Args;
   }
+  if (llvm::ErrorOr<llvm::sys::fs::space_info> Space =
+          llvm::sys::fs::disk_space(Dir);
+      Space && !roomToBuild(Space->available)) {
+    log(File, "skipped, the cache's filesystem has " +
+                  std::to_string(Space->available >> 20) +
+                  " MiB free (a build needs " +
+                  std::to_string(MinFreeBytes >> 20) + ")");
+    return Args;
+  }
   const auto BuildStart = std::chrono::steady_clock::now();
   if (!build(Flags, Includes, Base, *Cwd)) {
     log(File, "skipped, cannot write the cache entry " + Key);

@@ -119,6 +119,16 @@ public:
                                     double LastBuildSeconds,
                                     double NoRecordSeconds = 5);
 
+  /// Whether a filesystem with \p AvailableBytes free can take a new PCH:
+  /// one of <torch/torch.h> is about 100 MB, and clang ends the process
+  /// when it cannot write one ("IO failure on output stream"), so a build
+  /// is begun only with MinFreeBytes free; the file is parsed without the
+  /// PCH otherwise.
+  static constexpr uint64_t MinFreeBytes = uint64_t{512} << 20;
+  static bool roomToBuild(uint64_t AvailableBytes) {
+    return AvailableBytes >= MinFreeBytes;
+  }
+
   /// The key of \p File's entry from its command line and includes; what
   /// the cache would use, for tests.
   static std::string key(const std::vector<std::string> &FlagsWithoutFile,
