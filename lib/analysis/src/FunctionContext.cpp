@@ -141,14 +141,17 @@ const Stmt *FunctionContext::mutationOf(const Expr *E) {
   return boundToMutableReference(Arg, Parent) ? Parent : nullptr;
 }
 
-bool FunctionContext::isMutatedIn(const VarDecl *VD, const Stmt *Within) {
+bool FunctionContext::isMutatedIn(const VarDecl *VD, const Stmt *Within,
+                                  llvm::ArrayRef<const Stmt *> Except) {
   if (!VD || !Within)
     return false;
   bool Found = false;
   forEachStmtIn(Within, [&](const Stmt *S) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
-        !Found && DRE && DRE->getDecl() == VD)
-      Found = mutationOf(DRE) != nullptr;
+        !Found && DRE && DRE->getDecl() == VD) {
+      const Stmt *By = mutationOf(DRE);
+      Found = By && !llvm::is_contained(Except, By);
+    }
   });
   return Found;
 }

@@ -436,15 +436,6 @@ struct KernelLaunchAnalysis::Impl {
   /// arguments (through a local), or one integer for x.
   llvm::SmallVector<const clang::Expr *, 3> dimensions(const clang::Expr *E);
 
-  /// Something in \p Owner other than the statements \p Writes changes
-  /// \p VD (FunctionContext::mutationOf each reference to it): it is
-  /// passed by non-const reference or pointer (`resize(grid)`, `f(&grid)`),
-  /// bound to a non-const reference, captured by reference or given a
-  /// non-const member call.
-  bool changedOtherwise(const clang::VarDecl *VD,
-                        const clang::FunctionDecl *Owner,
-                        llvm::ArrayRef<const clang::Stmt *> Writes);
-
   /// The dimensions a grid argument can have at \p Launch: those of
   /// dimensions(), or, for a local dim3 written more than once (`dim3 grid;
   /// if (c) grid = dim3(a); else grid = dim3(b);`), those of each of its

@@ -12,7 +12,6 @@
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
-#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
@@ -291,23 +290,6 @@ KernelLaunchAnalysis::Impl::dimensions(const Expr *E) {
   return Dims;
 }
 
-bool KernelLaunchAnalysis::Impl::changedOtherwise(
-    const VarDecl *VD, const FunctionDecl *Owner,
-    llvm::ArrayRef<const Stmt *> Writes) {
-  FunctionContext *Fn = FunctionContexts::of(Ctx).get(Owner);
-  if (!Fn)
-    return true;
-  bool Found = false;
-  forEachStmtIn(Owner->getBody(), [&](const Stmt *S) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(S);
-    if (Found || !DRE || DRE->getDecl() != VD)
-      return;
-    const Stmt *By = Fn->mutationOf(DRE);
-    Found = By && !llvm::is_contained(Writes, By);
-  });
-  return Found;
-}
-
 llvm::SmallVector<llvm::SmallVector<const Expr *, 3>, 2>
 KernelLaunchAnalysis::Impl::gridCandidates(const Expr *Grid,
                                            const Stmt *Launch) {
@@ -335,7 +317,10 @@ KernelLaunchAnalysis::Impl::gridCandidates(const Expr *Grid,
     for (const FieldDecl *F : RD->fields())
       if (Finder.writesOf(IndexVar{VD, F}).size() != Writes.size())
         return Out;
-  if (changedOtherwise(VD, Owner, Writes))
+  // Nothing but those writes changes it: no call that takes it by
+  // reference, no reference bound to it, no lambda that captures it.
+  FunctionContext *Fn = FunctionContexts::of(Ctx).get(Owner);
+  if (!Fn || Fn->isMutatedIn(VD, Owner->getBody(), Writes))
     return Out;
   for (const Expr *Def : Finder.reachingDefinitionsOf(VD, Launch))
     Out.push_back(dimensions(Def));

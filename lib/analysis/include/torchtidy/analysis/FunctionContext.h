@@ -29,6 +29,7 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
@@ -107,9 +108,11 @@ public:
 
   /// Some reference to \p VD inside \p Within, a statement of this
   /// function, changes it (mutationOf each one): a loop body that writes
-  /// its loop's counter. The writes of \p VD outside \p Within do not
-  /// count.
-  bool isMutatedIn(const clang::VarDecl *VD, const clang::Stmt *Within);
+  /// its loop's counter. The writes of \p VD outside \p Within, and those
+  /// of the statements \p Except (the ones the caller already knows of),
+  /// do not count.
+  bool isMutatedIn(const clang::VarDecl *VD, const clang::Stmt *Within,
+                   llvm::ArrayRef<const clang::Stmt *> Except = {});
 
   /// This function's analysis \p T (constructible from the function and the
   /// ASTContext), made on first use and shared by every check that asks,
