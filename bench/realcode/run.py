@@ -232,7 +232,7 @@ def run_tu(tidy, build_dir, root, checks, file, timeout):
          "--header-filter=^" + re.escape(root + os.sep), os.path.join(root, file)], timeout)
     errors = [d for d in diags if d.get("DiagnosticName") == "clang-diagnostic-error"]
     crashed = rc == "timeout" or (isinstance(rc, int) and rc < 0) or \
-        "Stack dump" in out or "PLEASE submit a bug report" in out
+        "Stack dump" in out or "PLEASE submit a bug report" in out or "LLVM ERROR:" in out
     parse_failed = bool(errors) or "Error while processing" in out or \
         "Found compiler error" in out
     first_errors = [l for l in out.splitlines() if ": error: " in l][:3]
@@ -254,7 +254,8 @@ def run_project(tidy, build_dir, root, checks, jobs, timeout, summaries):
     out, rc, seconds, diags, cmd = run_exported(cmd, timeout)
     summary = [l for l in out.splitlines() if l.startswith("torch-tidy: ")]
     return {"file": "(project run)", "rc": rc, "seconds": round(seconds, 1),
-            "parse_failed": rc == 2, "crashed": rc == "timeout" or "Stack dump" in out,
+            "parse_failed": rc == 2 and "did not finish" not in out,
+            "crashed": rc == "timeout" or "Stack dump" in out or "did not finish" in out,
             "errors": summary[-1:], "diagnostics": diags, "command": cmd}
 
 

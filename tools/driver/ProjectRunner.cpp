@@ -94,13 +94,35 @@ void readResults(Job &J) {
     D.Message.Fix = std::move(Fixed);
   }
   const llvm::StringRef Out(J.Output);
-  J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
-              Out.contains("PLEASE submit a bug report");
   J.ParseFailed = Out.contains("Error while processing") ||
                   Out.contains("Found compiler error");
   for (const auto &D : J.Diagnostics)
     if (D.DiagnosticName == "clang-diagnostic-error")
       J.ParseFailed = true;
+  // A worker failed when it crashed, when LLVM ended it (report_fatal_error
+  // exits 1: "LLVM ERROR: IO failure on output stream" on a full disk), or
+  // when it exited non-zero with neither findings nor a compiler error to
+  // say why: a worker that could not write its output says nothing at all.
+  // Its findings are missing, which must not pass for a file without any.
+  J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
+              Out.contains("PLEASE submit a bug report") ||
+              Out.contains("LLVM ERROR:") ||
+              (J.ReturnCode != 0 && !J.ParseFailed && J.Diagnostics.empty());
+}
+
+/// Why the worker of \p J failed, for the line that names its file.
+std::string failureOf(const Job &J) {
+  const llvm::StringRef Out(J.Output);
+  const size_t Fatal = Out.find("LLVM ERROR:");
+  if (Fatal != llvm::StringRef::npos)
+    return Out.substr(Fatal).split('\n').first.trim().str();
+  if (J.ReturnCode < 0)
+    return "it crashed";
+  if (Out.contains("Stack dump") || Out.contains("PLEASE submit a bug report"))
+    return "it crashed (exit status " + std::to_string(J.ReturnCode) + ")";
+  return "it exited " + std::to_string(J.ReturnCode) +
+         (Out.trim().empty() ? " and wrote nothing" : "") +
+         ", with no findings and no compiler error";
 }
 
 /// Links the summaries the workers reported (ProjectSummaries.h) and
@@ -418,6 +440,10 @@ int runProject(ProjectOptions O) {
   for (Job &J : Jobs) {
     ParseFailures += J.ParseFailed;
     Crashes += J.Crashed;
+    if (J.Crashed)
+      Err << "torch-tidy: error: the analysis of '" << J.File
+          << "' did not finish: " << failureOf(J)
+          << "; its findings are missing\n";
     AnyNonZero |= J.ReturnCode != 0;
     for (auto &D : J.Diagnostics) {
       Normalise(D.Message.FilePath);

@@ -41,7 +41,7 @@ std::string formatSummary(const RunSummary &S) {
        << plural(S.FilesWithErrors, "file with compiler errors",
                  "files with compiler errors");
   if (S.Crashes)
-    OS << "; " << plural(S.Crashes, "worker", "workers") << " crashed";
+    OS << "; " << plural(S.Crashes, "worker", "workers") << " failed";
   OS << llvm::formatv("; {0:f1} s", S.Seconds);
   if (S.ResultsHits + S.ResultsMisses == 0)
     OS << "; no results cache";

@@ -32,7 +32,7 @@ struct RunSummary {
   std::map<std::string, unsigned> FindingsByCheck;
   unsigned CompilerErrors = 0;  ///< error diagnostics (one process)
   unsigned FilesWithErrors = 0; ///< files that did not compile (workers)
-  unsigned Crashes = 0;
+  unsigned Crashes = 0; ///< workers that crashed or ended without findings
   double Seconds = 0;
   unsigned ResultsHits = 0, ResultsMisses = 0;
 };
