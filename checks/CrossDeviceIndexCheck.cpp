@@ -53,7 +53,7 @@ static const NamedDecl *namedValue(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl();
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    if (torchtidy::peel::onThisObject(ME))
       return ME->getMemberDecl();
   return nullptr;
 }
@@ -101,7 +101,7 @@ static bool isPlainIndex(const Expr *Index) {
   const Expr *E = written(Index);
   if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return false;
-  E = E->IgnoreParens();
+  E = torchtidy::peel::peel(E, torchtidy::peel::Parens);
   return isa<DeclRefExpr, MemberExpr, ParenExpr>(E) ||
          isa<CXXMemberCallExpr>(E) ||
          (isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E));

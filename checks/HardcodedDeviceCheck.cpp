@@ -160,8 +160,8 @@ static std::optional<FixItHint> removeDeviceFix(const HardcodedDeviceSite &S,
       continue;
     const Expr *Arg = Call->getArg(I);
     if (isa<CXXDefaultArgExpr>(Arg) || !S.Device.Spelling ||
-        Arg->IgnoreImplicit()->getSourceRange() !=
-            S.Device.Spelling->getSourceRange())
+        torchtidy::peel::peel(Arg, torchtidy::peel::Implicit)
+                ->getSourceRange() != S.Device.Spelling->getSourceRange())
       continue;
     const CharSourceRange R =
         fileRange(afterToken(Call->getArg(I - 1)->getEndLoc(), Ctx),
@@ -214,8 +214,8 @@ void HardcodedDeviceCheck::reportFixed(const HardcodedDeviceSite &S,
       if (S.Device.K == FixedDevice::CurrentCuda) {
         // `t.cuda()` -> `t.to(x.device())`.
         const auto *MC = cast<CXXMemberCallExpr>(Call);
-        const auto *ME =
-            dyn_cast<MemberExpr>(MC->getCallee()->IgnoreImplicit());
+        const auto *ME = dyn_cast<MemberExpr>(
+            torchtidy::peel::peel(MC->getCallee(), torchtidy::peel::Implicit));
         if (ME) {
           const CharSourceRange R = fileRange(
               ME->getMemberLoc(), afterToken(MC->getRParenLoc(), Ctx), Ctx);

@@ -6,6 +6,7 @@
 #include "torchtidy/analysis/IndexRanges.h"
 #include "torchtidy/analysis/LLVMCompat.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -38,7 +39,8 @@ std::string displayText(const Expr *E, const ASTContext &Ctx) {
   std::string Text = quotedText(E, Ctx);
   if (!Text.empty() || !E)
     return Text;
-  E = E->IgnoreUnlessSpelledInSource()->IgnoreParens();
+  E = torchtidy::peel::peel(E->IgnoreUnlessSpelledInSource(),
+                            torchtidy::peel::Parens);
   const ValueDecl *D = nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     D = DRE->getDecl();
@@ -58,7 +60,7 @@ bool isRepeatable(const Expr *E, unsigned Depth = 0) {
   if (!E || Depth > torchtidy::limits::RepeatableDepth ||
       E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return false;
-  E = E->IgnoreParenImpCasts();
+  E = torchtidy::peel::peel(E, torchtidy::peel::ParenImpCasts);
   if (isa<DeclRefExpr, IntegerLiteral, CXXThisExpr>(E))
     return true;
   if (const auto *ME = dyn_cast<MemberExpr>(E))

@@ -253,6 +253,52 @@ TEST(Peel, PointersAndParts) {
             "ImplicitCastExpr");
 }
 
+// clang's own peels are sets of steps: for every expression of a unit with
+// each kind of wrapper (temporaries bound and materialised, written and
+// functional casts, template arguments' values, __extension__, a choose
+// expression, cleanups), the set gives the node clang's function gives.
+TEST(Peel, ClangsIgnoresAreSets) {
+  auto AST = parse(R"cpp(
+    struct Held { Held(); Held(const Held &); ~Held(); long v; };
+    Held make();
+    long take(const Held &h) { return h.v; }
+    template <long N> long scaled(long x) { return (N) * static_cast<long>(x); }
+    long g(int i, const int *p, torch::Tensor t) {
+      long a = take(make()) + take(Held(make()));
+      long b = scaled<3>(long(i)) + (long)(*p) + __extension__ (i);
+      long c = __builtin_choose_expr(1, (i), 0.5);
+      const torch::Tensor &u = t + t;
+      torch::Tensor w = (torch::Tensor)(t.contiguous());
+      return a + b + c + u.dim() + w.dim() + reinterpret_cast<long>(p);
+    }
+  )cpp");
+  ASSERT_TRUE(AST);
+  auto All =
+      match(traverse(clang::TK_AsIs, expr().bind("e")), AST->getASTContext());
+  ASSERT_GT(All.size(), 100U);
+  unsigned Checked = 0;
+  for (const auto &M : All) {
+    const auto *E = M.getNodeAs<clang::Expr>("e");
+    auto *Mut = const_cast<clang::Expr *>(E);
+    EXPECT_EQ(peel::peel(E, peel::Parens), Mut->IgnoreParens());
+    EXPECT_EQ(peel::peel(E, peel::ImpCasts), Mut->IgnoreImpCasts());
+    EXPECT_EQ(peel::peel(E, peel::ParenImpCasts), Mut->IgnoreParenImpCasts());
+    EXPECT_EQ(peel::peel(E, peel::Implicit), Mut->IgnoreImplicit());
+    EXPECT_EQ(peel::peel(E, peel::Casts), Mut->IgnoreCasts());
+    EXPECT_EQ(peel::peel(E, peel::ParenCasts), Mut->IgnoreParenCasts());
+    ++Checked;
+  }
+  EXPECT_EQ(Checked, All.size());
+  // The difference that makes AsComputed more than IgnoreParenImpCasts: a
+  // bound temporary (a tensor made by an op) is looked through.
+  auto Bound = match(traverse(clang::TK_AsIs, cxxBindTemporaryExpr().bind("b")),
+                     AST->getASTContext());
+  ASSERT_FALSE(Bound.empty());
+  const auto *B = Bound.front().getNodeAs<clang::Expr>("b");
+  EXPECT_EQ(peel::peel(B, peel::ParenImpCasts), B);
+  EXPECT_NE(peel::peel(B, peel::AsComputed), B);
+}
+
 TEST(Peel, NullAndBound) {
   EXPECT_EQ(peel::peel(nullptr, peel::Copied), nullptr);
   EXPECT_EQ(peel::peelOne(nullptr, peel::Copied), nullptr);

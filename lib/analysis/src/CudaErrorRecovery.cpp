@@ -3,6 +3,7 @@
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -246,7 +247,8 @@ const CXXRecordDecl *movedModule(const CXXMemberCallExpr *MC) {
     return nullptr;
   // `m->to(d)` converts `m.operator->()` to `torch::nn::Module *`.
   return moduleOf(
-      MC->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType());
+      peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts)
+          ->getType());
 }
 
 /// The user function a call enters, with its definition.
@@ -352,7 +354,8 @@ CudaEvidenceFinder::inOwnStmts(const clang::Stmt *Body,
     for (const Expr *O : Operands) {
       if (!O)
         continue;
-      const CXXRecordDecl *RD = moduleOf(O->IgnoreParenImpCasts()->getType());
+      const CXXRecordDecl *RD =
+          moduleOf(peel::peel(O, peel::ParenImpCasts)->getType());
       auto It = RD ? CudaModules.find(RD) : CudaModules.end();
       if (It == CudaModules.end())
         continue;
@@ -386,7 +389,7 @@ constructedReceiver(const Stmt *Call, const FunctionDecl *In,
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
   if (!Obj)
     return std::nullopt;
-  Obj = Obj->IgnoreParenImpCasts();
+  Obj = peel::peel(Obj, peel::ParenImpCasts);
   if (isa<CXXThisExpr>(Obj))
     return Caller ? std::optional<ObjectConstruction>(*Caller) : std::nullopt;
   const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
@@ -394,7 +397,8 @@ constructedReceiver(const Stmt *Call, const FunctionDecl *In,
   if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
       V->getType()->isReferenceType() || !V->getInit())
     return std::nullopt;
-  const auto *Made = dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit());
+  const auto *Made =
+      dyn_cast<CXXConstructExpr>(peel::peel(V->getInit(), peel::Implicit));
   const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
   if (!Made || !Owner)
     return std::nullopt;

@@ -414,7 +414,7 @@ static const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   const Expr *LHS = nullptr, *RHS = nullptr;
   if (!splitAssignment(S, LHS, RHS))
     return nullptr;
-  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+  const auto *ME = dyn_cast<MemberExpr>(peel::peel(LHS, peel::ParenImpCasts));
   if (!ME)
     return nullptr;
   *Value = RHS;
@@ -597,7 +597,7 @@ public:
       const Expr *LHS = isa<BinaryOperator>(S)
                             ? cast<BinaryOperator>(S)->getLHS()
                             : cast<CXXOperatorCallExpr>(S)->getArg(0);
-      scan(cast<MemberExpr>(LHS->IgnoreParenImpCasts())->getBase());
+      scan(cast<MemberExpr>(peel::peel(LHS, peel::ParenImpCasts))->getBase());
       scan(Value);
       return;
     }

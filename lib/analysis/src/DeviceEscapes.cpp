@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceFlowImpl.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
@@ -131,7 +132,7 @@ public:
 
 private:
   static const ValueDecl *directRef(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
+    E = peel::peel(E, peel::ParenImpCasts);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         if (VD->hasLocalStorage())
@@ -143,7 +144,8 @@ private:
       Escaped.insert(D);
   }
   void allowModuleRef(const Expr *E) {
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts)))
       AllowedModuleRefs.insert(DRE);
   }
 

@@ -72,7 +72,7 @@ bool anyAssignment(const ValueDecl *D, const FunctionDecl *Within,
     const Expr *LHS = nullptr, *RHS = nullptr;
     if (Taken || !splitAssignment(St, LHS, RHS))
       return;
-    const Expr *L = LHS->IgnoreParenImpCasts();
+    const Expr *L = peel::peel(LHS, peel::ParenImpCasts);
     const ValueDecl *Written = nullptr;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(L))
       Written = DRE->getDecl();
@@ -207,7 +207,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
   E = writtenArgument(E);
   if (classifyDevice(E) == DeviceClass::CUDA)
     return E;
-  const Expr *Bare = E->IgnoreParenImpCasts();
+  const Expr *Bare = peel::peel(E, peel::ParenImpCasts);
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Bare)) {
     if (const Expr *T = cudaEvidence(CO->getTrueExpr(), Within, Depth + 1, S))
       return T;
@@ -246,7 +246,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
         return M;
       // `device_` of the object whose method this is, constructed where
       // the search knows it.
-      if (S.Receiver && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (S.Receiver && peel::onThisObject(ME))
         return receivedCuda(ME, F, *S.Receiver, Depth, S);
       return nullptr;
     }
@@ -283,7 +283,7 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
     return cudaEvidence(UO->getSubExpr(), Within, Depth + 1, S);
   const Expr *Inner = Bare;
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
-    Inner = FC->getSubExpr()->IgnoreImplicit();
+    Inner = peel::peel(FC->getSubExpr(), peel::Implicit);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
       CE && CE->getNumArgs() >= 1 && carriesDevice(CE->getArg(0)->getType()))
     return cudaEvidence(CE->getArg(0), Within, Depth + 1, S);

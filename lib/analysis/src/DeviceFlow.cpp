@@ -187,7 +187,8 @@ private:
 
   /// `m->to(d)`, `impl.to(d)`, `to(d)` inside a module.
   void moveModule(const CXXMemberCallExpr *MC, State &St) {
-    const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    const Expr *Obj =
+        peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts);
     if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj))
       if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
         Obj = Arrow->getArg(0);

@@ -82,7 +82,7 @@ const ValueDecl *trackedDecl(const Expr *E) {
     if (VD && VD->hasLocalStorage())
       D = VD;
   } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    if (peel::onThisObject(ME))
       D = dyn_cast<FieldDecl>(ME->getMemberDecl());
   }
   if (!D || kindOf(D->getType()) == ValueKind::None)

@@ -34,7 +34,7 @@ const Expr *unwrap(const Expr *E) {
 /// CXXTemporaryObjectExpr, `torch::Device(kCUDA)` a cast around one).
 const CXXConstructExpr *writtenConstruction(const Expr *E) {
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = FC->getSubExpr()->IgnoreImplicit();
+    E = peel::peel(FC->getSubExpr(), peel::Implicit);
   return dyn_cast<CXXConstructExpr>(E);
 }
 
@@ -79,8 +79,8 @@ const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   const Expr *LHS = nullptr, *RHS = nullptr;
   if (!splitAssignment(S, LHS, RHS))
     return nullptr;
-  const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+  const auto *ME = dyn_cast<MemberExpr>(peel::peel(LHS, peel::ParenImpCasts));
+  if (!ME || !peel::onThisObject(ME))
     return nullptr;
   *Value = RHS;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -167,7 +167,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
   const Expr *S = deviceSpelling(E);
   if (!S)
     return {};
-  const Expr *Bare = S->IgnoreParenImpCasts();
+  const Expr *Bare = peel::peel(S, peel::ParenImpCasts);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V || isa<ParmVarDecl>(V))
@@ -252,7 +252,7 @@ FixedDevice classify(const Expr *E, unsigned Depth) {
   if (const CXXConstructExpr *CE = writtenConstruction(Bare);
       CE && isDeviceClass(CE->getType()) && CE->getNumArgs() >= 2 &&
       !isa<CXXDefaultArgExpr>(CE->getArg(1))) {
-    if (isa<IntegerLiteral>(CE->getArg(1)->IgnoreParenImpCasts())) {
+    if (isa<IntegerLiteral>(peel::peel(CE->getArg(1), peel::ParenImpCasts))) {
       FixedDevice R;
       R.K = FixedDevice::IndexLiteral;
       R.Spelling = S;
@@ -455,7 +455,7 @@ bool madeFromInputs(const Expr *E, const FunctionDecl *FD,
             isTensorType(P->getType().getNonReferenceType()))
           return true;
     if (const auto *ME = dyn_cast<MemberExpr>(A))
-      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+      if (peel::onThisObject(ME) &&
           isTensorType(ME->getType().getNonReferenceType()))
         return true;
   }

@@ -24,7 +24,7 @@ namespace torchtidy {
 /// `acc[i]` (an accessor's operator[]) -> p / info / acc.
 const ValueDecl *rootOf(const Expr *E) {
   for (unsigned Steps = 0; E && Steps < 16; ++Steps) {
-    E = E->IgnoreParenImpCasts();
+    E = peel::peel(E, peel::ParenImpCasts);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return DRE->getDecl();
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -70,7 +70,7 @@ const ValueDecl *rootOf(const Expr *E) {
 /// \p E is below \p Limit as an unsigned value: a remainder by a constant
 /// of at most the limit, or a mask below it.
 bool unsignedBelow(const Expr *E, const ASTContext &Ctx, uint64_t Limit) {
-  E = E->IgnoreParens();
+  E = peel::peel(E, peel::Parens);
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (!BO || !E->getType()->isUnsignedIntegerType())
     return false;
@@ -93,7 +93,7 @@ bool unsignedBelow(const Expr *E, const ASTContext &Ctx, uint64_t Limit) {
 bool nonNegative(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > 4)
     return false;
-  E = E->IgnoreParens();
+  E = peel::peel(E, peel::Parens);
   if (!E->getType()->isIntegerType())
     return false;
   if (E->getType()->isUnsignedIntegerType())
@@ -102,7 +102,7 @@ bool nonNegative(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
     return !R.Val.getInt().isNegative();
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
+    const Expr *Sub = peel::peel(Cast->getSubExpr(), peel::Parens);
     if (Cast->getCastKind() != CK_IntegralCast)
       return Cast->getCastKind() == CK_LValueToRValue ||
                      Cast->getCastKind() == CK_NoOp
@@ -155,7 +155,7 @@ bool containsStmt(const Stmt *Root, const Stmt *Target) {
 /// The variable \p E names, through parentheses and implicit casts.
 const VarDecl *varOf(const Expr *E) {
   const auto *DRE =
-      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+      E ? dyn_cast<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts)) : nullptr;
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
@@ -256,10 +256,11 @@ bool kernelOnlyReads(const FunctionDecl *K, unsigned I) {
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       Writes = BO->isAssignmentOp() && rootOf(BO->getLHS()) == P &&
-               !isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+               !isa<DeclRefExpr>(peel::peel(BO->getLHS(), peel::ParenImpCasts));
     else if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      Writes = UO->isIncrementDecrementOp() && rootOf(UO->getSubExpr()) == P &&
-               !isa<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+      Writes =
+          UO->isIncrementDecrementOp() && rootOf(UO->getSubExpr()) == P &&
+          !isa<DeclRefExpr>(peel::peel(UO->getSubExpr(), peel::ParenImpCasts));
     else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
       Writes = OC->isAssignmentOp() && OC->getNumArgs() >= 1 &&
                rootOf(OC->getArg(0)) == P;
@@ -334,7 +335,7 @@ private:
     Count C;
     if (!E || Depth > 4)
       return C;
-    E = E->IgnoreParenImpCasts();
+    E = peel::peel(E, peel::ParenImpCasts);
     Expr::EvalResult R;
     if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
       C.K = Count::Const;
@@ -354,7 +355,7 @@ private:
     if (!MD || !MD->getIdentifier())
       return C;
     const auto *Obj = dyn_cast<DeclRefExpr>(
-        MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+        peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts));
     if (!Obj)
       return C;
     C.D = Obj->getDecl();
@@ -558,7 +559,7 @@ private:
             Named::dtype,        Named::scalar_type, Named::is_cuda,
             Named::is_contiguous};
         const auto *Obj = dyn_cast<DeclRefExpr>(
-            MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+            peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts));
         if (Obj && Obj->getDecl() == V &&
             llvm::any_of(Shape, [&](Named N) { return hasOpName(MD, N); }))
           Accounted.insert(Obj);

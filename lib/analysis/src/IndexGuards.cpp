@@ -263,7 +263,7 @@ struct IndexGuardFinder::Impl {
           if (const Expr *Init = VD->getInit()) {
             // `torch::Tensor ids;` defines nothing.
             const auto *Ctor =
-                dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+                dyn_cast<CXXConstructExpr>(peel::peel(Init, peel::Implicit));
             if (!(Ctor && Ctor->getNumArgs() == 0))
               define(VD, Init, Point{B, Index});
           }

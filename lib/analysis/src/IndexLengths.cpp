@@ -303,10 +303,10 @@ IndexRangeAnalysis::rowsAtCall(const FunctionDecl *FD, const CallExpr *Call,
   }
   if (!Object || !Class)
     return std::nullopt;
-  Object = Object->IgnoreParenImpCasts();
+  Object = peel::peel(Object, peel::ParenImpCasts);
   if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object);
       Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
-    Object = Arrow->getArg(0)->IgnoreParenImpCasts();
+    Object = peel::peel(Arrow->getArg(0), peel::ParenImpCasts);
 
   // A method of the class called on `this`: its members.
   if (isa<CXXThisExpr>(Object) && !Rows.Members.empty()) {

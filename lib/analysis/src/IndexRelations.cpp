@@ -255,7 +255,7 @@ Quantity IndexRangeAnalysis::Impl::keptByCrop(const FunctionDecl *FD,
 }
 
 bool IndexRangeAnalysis::Impl::isNone(const Expr *E) {
-  E = E->IgnoreImplicit();
+  E = peel::peel(E, peel::Implicit);
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
     if (Ctor->getNumArgs() == 0)
       return true;
@@ -361,7 +361,7 @@ bool IndexRangeAnalysis::Impl::croppedBeforeUse(
     const auto *E = dyn_cast<Expr>(C);
     if (!E)
       return false;
-    E = E->IgnoreImplicit();
+    E = peel::peel(E, peel::Implicit);
     if (const auto *BO = dyn_cast<BinaryOperator>(E))
       return BO->getOpcode() == BO_Assign && holds(BO->getRHS(), Def);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))

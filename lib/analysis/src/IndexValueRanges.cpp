@@ -261,14 +261,15 @@ IndexRangeAnalysis::Impl::loopRange(const FunctionDecl *FD, const VarDecl *VD) {
         !VD->getInit())
       return;
     const auto *Cond =
-        dyn_cast<BinaryOperator>(For->getCond()->IgnoreImplicit());
+        dyn_cast<BinaryOperator>(peel::peel(For->getCond(), peel::Implicit));
     if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
       return;
     auto L = namedValue(Cond->getLHS());
     if (!L || L->first != VD || L->second)
       return;
     // Counting up by one or more.
-    const Expr *Inc = For->getInc() ? For->getInc()->IgnoreImplicit() : nullptr;
+    const Expr *Inc =
+        For->getInc() ? peel::peel(For->getInc(), peel::Implicit) : nullptr;
     const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
     const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
     int64_t Step = 0;

@@ -215,7 +215,7 @@ bool isBoundingCall(const CallExpr *Call, op::FactSet Facts) {
   if (Call->getNumArgs() < First + 2)
     return false;
   for (unsigned I = First; I < First + 2; ++I) {
-    const Expr *A = Call->getArg(I)->IgnoreImplicit();
+    const Expr *A = peel::peel(Call->getArg(I), peel::Implicit);
     if (isa<CXXDefaultArgExpr>(A))
       return false;
     // The lower bound: a constant >= 0.

@@ -53,7 +53,8 @@ bool isClamp(const CallExpr *Call) {
 /// that tensor.
 const Expr *rawStorageTensor(const Expr *Arg) {
   const auto *MC =
-      Arg ? dyn_cast<CXXMemberCallExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
+      Arg ? dyn_cast<CXXMemberCallExpr>(peel::peel(Arg, peel::ParenImpCasts))
+          : nullptr;
   if (!MC || !(callFacts(MC) & op::RawData) || !MC->getType()->isPointerType())
     return nullptr;
   return MC->getImplicitObjectArgument();

@@ -214,7 +214,7 @@ bool FunctionScan::boundsItsValue(const Expr *E) {
 }
 
 bool FunctionScan::boundingRemainder(const Expr *E) {
-  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+  const auto *BO = dyn_cast<BinaryOperator>(peel::peel(E, peel::Parens));
   if (!BO || BO->getOpcode() != BO_Rem || !nonNegative(BO->getLHS(), Ctx))
     return false;
   llvm::SmallPtrSet<const VarDecl *, 2> Tainted;
@@ -223,7 +223,7 @@ bool FunctionScan::boundingRemainder(const Expr *E) {
 }
 
 bool FunctionScan::boundedDifference(const Expr *E) {
-  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+  const auto *BO = dyn_cast<BinaryOperator>(peel::peel(E, peel::Parens));
   if (!BO || BO->getOpcode() != BO_Sub)
     return false;
   const VarDecl *I = varOf(BO->getLHS()), *S = varOf(BO->getRHS());
@@ -243,7 +243,8 @@ bool FunctionScan::boundedDifference(const Expr *E) {
   };
   // `s + k` with k not loaded.
   auto StartPlusBound = [&](const Expr *X) {
-    const auto *Add = dyn_cast<BinaryOperator>(X->IgnoreParenImpCasts());
+    const auto *Add =
+        dyn_cast<BinaryOperator>(peel::peel(X, peel::ParenImpCasts));
     if (!Add || Add->getOpcode() != BO_Add)
       return false;
     const Expr *K = varOf(Add->getLHS()) == S   ? Add->getRHS()
@@ -257,10 +258,11 @@ bool FunctionScan::boundedDifference(const Expr *E) {
   };
   auto Caps = [&](const Expr *Cond) {
     const auto *Lt =
-        Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+        Cond ? dyn_cast<BinaryOperator>(peel::peel(Cond, peel::ParenImpCasts))
+             : nullptr;
     if (!Lt || Lt->getOpcode() != BO_LT || varOf(Lt->getLHS()) != I)
       return false;
-    const Expr *Hi = Lt->getRHS()->IgnoreParenImpCasts();
+    const Expr *Hi = peel::peel(Lt->getRHS(), peel::ParenImpCasts);
     if (StartPlusBound(Hi))
       return true;
     const auto *Min = dyn_cast<CallExpr>(Hi);

@@ -344,7 +344,8 @@ std::optional<RawView> KernelLaunchAnalysis::Impl::rawView(const Expr *A,
   // The element type as written (`data_ptr<int64_t>`, `scalar_t`), which
   // the instantiated return type has lost.
   QualType Written;
-  if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  if (const auto *ME =
+          dyn_cast<MemberExpr>(peel::peel(MC->getCallee(), peel::Parens));
       ME && ME->getNumTemplateArgs() > 0 &&
       ME->getTemplateArgs()[0].getArgument().getKind() ==
           TemplateArgument::Type)

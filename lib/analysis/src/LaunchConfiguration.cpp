@@ -429,10 +429,11 @@ void KernelLaunchAnalysis::Impl::classifyStream(KernelLaunchSite &Site,
     return;
   }
   // cudaStreamLegacy, cudaStreamPerThread: ((cudaStream_t)0x1), 0x2.
-  const Expr *Inner = S->IgnoreParenCasts();
+  const Expr *Inner = peel::peel(S, peel::ParenCasts);
   Expr::EvalResult R;
-  if (Inner != S->IgnoreParens() && Inner->getType()->isIntegerType() &&
-      !Inner->isValueDependent() && Inner->EvaluateAsInt(R, Ctx) &&
+  if (Inner != peel::peel(S, peel::Parens) &&
+      Inner->getType()->isIntegerType() && !Inner->isValueDependent() &&
+      Inner->EvaluateAsInt(R, Ctx) &&
       (R.Val.getInt() == 1 || R.Val.getInt() == 2))
     Site.Stream = KernelLaunchSite::StreamUse::NullConstant;
 }

@@ -138,7 +138,8 @@ void KernelLaunchAnalysis::Impl::atomsWhen(
   if (const auto *Expect = dyn_cast<CallExpr>(peel::peel(C, peel::AsComputed));
       Expect && Expect->getNumArgs() == 2 &&
       Expect->getBuiltinCallee() == Builtin::BI__builtin_expect) {
-    atomsWhen(Expect->getArg(0)->IgnoreParenImpCasts(), Truth, Atom, Depth + 1);
+    atomsWhen(peel::peel(Expect->getArg(0), peel::ParenImpCasts), Truth, Atom,
+              Depth + 1);
     return;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(C);
@@ -188,7 +189,8 @@ void KernelLaunchAnalysis::Impl::testsWhen(const Expr *C, bool Truth,
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(A); MC && T) {
       const op::FactSet Facts = callFacts(MC);
       // Past the conversion to TensorBase, where is_cuda() is declared.
-      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreImpCasts();
+      const Expr *Obj =
+          peel::peel(MC->getImplicitObjectArgument(), peel::ImpCasts);
       if (Facts & op::TestsCuda) {
         if (isTensorType(Obj->getType()))
           Add(directVariable(Obj), Guard::Cuda);
@@ -325,11 +327,11 @@ unsigned KernelLaunchAnalysis::Impl::callGuardsOn(const CallExpr *Call,
 }
 
 const Expr *KernelLaunchAnalysis::Impl::firstEvaluated(const Expr *C) {
-  C = C->IgnoreParens();
+  C = peel::peel(C, peel::Parens);
   while (const auto *BO = dyn_cast<BinaryOperator>(C)) {
     if (!BO->isLogicalOp())
       break;
-    C = BO->getLHS()->IgnoreParens();
+    C = peel::peel(BO->getLHS(), peel::Parens);
   }
   return C;
 }

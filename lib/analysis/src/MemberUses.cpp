@@ -10,6 +10,7 @@
 
 #include "RegistrationImpl.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -34,8 +35,9 @@ using registration::stripValue;
 
 /// `this->m` or `m` of a data member.
 static const FieldDecl *memberOfThis(const Expr *E) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(E->IgnoreParenImpCasts());
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+  const auto *ME =
+      dyn_cast_or_null<MemberExpr>(peel::peel(E, peel::ParenImpCasts));
+  if (!ME || !peel::onThisObject(ME))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
@@ -79,7 +81,7 @@ static bool isDeviceOfTensor(const Expr *Arg) {
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
       if (isTensorType(E->getType().getNonReferenceType()) &&
-          isa<DeclRefExpr, MemberExpr>(E->IgnoreParenImpCasts())) {
+          isa<DeclRefExpr, MemberExpr>(peel::peel(E, peel::ParenImpCasts))) {
         Found = true;
         return;
       }
@@ -110,7 +112,8 @@ void registration::countReads(
              Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
       LHS = Op->getArg(0);
     if (LHS)
-      if (const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts()))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(peel::peel(LHS, peel::ParenImpCasts)))
         Written.insert(ME);
     // `m.to(x.device())`: moved first.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {

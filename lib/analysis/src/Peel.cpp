@@ -72,12 +72,10 @@ const Expr *peelOne(const Expr *E, unsigned Set) {
                : E;
   if (const auto *FE = dyn_cast<FullExpr>(E))
     return (Set & FullExprs) ? FE->getSubExpr() : E;
-  if (Set & Temporaries) {
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      return MT->getSubExpr();
-    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      return BT->getSubExpr();
-  }
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return (Set & MaterializedTemporaries) ? MT->getSubExpr() : E;
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+    return (Set & BoundTemporaries) ? BT->getSubExpr() : E;
   if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
     return (Set & TemplateArguments) ? NT->getReplacement() : E;
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
@@ -130,6 +128,10 @@ const Expr *climb(const Expr *E, unsigned Set, ParentFn Parent) {
     E = P;
   }
   return E;
+}
+
+bool onThisObject(const MemberExpr *ME) {
+  return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
 }
 
 /// The braced list under \p E (writtenList), or the construction with no

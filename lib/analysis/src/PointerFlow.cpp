@@ -39,7 +39,7 @@ Store PointerLifetime::Impl::holderOf(const Expr *LHS, unsigned Depth) const {
   Store S;
   if (!LHS || Depth > limits::PeeledWrappers)
     return S;
-  LHS = LHS->IgnoreParenImpCasts();
+  LHS = peel::peel(LHS, peel::ParenImpCasts);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         VD && !DRE->refersToEnclosingVariableOrCapture())
@@ -51,7 +51,7 @@ Store PointerLifetime::Impl::holderOf(const Expr *LHS, unsigned Depth) const {
     return S;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(LHS)) {
-    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    const Expr *Base = peel::peel(ME->getBase(), peel::ParenImpCasts);
     if (isa<CXXThisExpr>(Base)) {
       S.K = Store::Member;
       S.Holder = ME->getMemberDecl();
@@ -80,8 +80,10 @@ Store PointerLifetime::Impl::holderOf(const Expr *LHS, unsigned Depth) const {
     return S;
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(LHS)) {
-    if (ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType() ||
-        isa<MemberExpr>(ASE->getBase()->IgnoreParenImpCasts()))
+    if (peel::peel(ASE->getBase(), peel::ParenImpCasts)
+            ->getType()
+            ->isArrayType() ||
+        isa<MemberExpr>(peel::peel(ASE->getBase(), peel::ParenImpCasts)))
       return holderOf(ASE->getBase(), Depth + 1);
     return S;
   }
@@ -166,7 +168,7 @@ Store PointerLifetime::Impl::climb(const Expr *E, Carried M,
     // The object of a member call: its parent is the callee's MemberExpr.
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
       if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(parent(ME));
-          MC && MC->getCallee()->IgnoreParens() == ME)
+          MC && peel::peel(MC->getCallee(), peel::Parens) == ME)
         P = MC;
     if (!P) {
       if (const CXXCtorInitializer *Init = InitRoots.lookup(Cur)) {
@@ -422,7 +424,7 @@ bool PointerLifetime::Impl::isFreeOf(const Stmt *S, const VarDecl *P) const {
     return referencedDecl(Del->getArgument()) == P;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     return (callFacts(Call) & op::FreesMemory) && Call->getNumArgs() == 1 &&
-           referencedDecl(Call->getArg(0)->IgnoreCasts()) == P;
+           referencedDecl(peel::peel(Call->getArg(0), peel::Casts)) == P;
   return false;
 }
 

@@ -51,8 +51,8 @@ const Expr *assignmentLHS(const Stmt *S, const Expr **RHS) {
 }
 
 const ValueDecl *referencedDecl(const Expr *E) {
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      E ? peel::peel(E, peel::ParenImpCasts) : nullptr);
   return DRE ? DRE->getDecl() : nullptr;
 }
 
@@ -152,7 +152,7 @@ bool PointerLifetime::Impl::isWriteOnly(const Expr *Ref) const {
                                 [this](const Stmt *S) { return parent(S); });
   const Stmt *P = Top ? parent(Top) : nullptr;
   const Expr *LHS = P ? assignmentLHS(P) : nullptr;
-  return LHS && LHS->IgnoreParens() == Top;
+  return LHS && peel::peel(LHS, peel::Parens) == Top;
 }
 
 const CFG *PointerLifetime::Impl::cfg() { return Fn ? Fn->cfg() : nullptr; }

@@ -40,7 +40,7 @@ bool isRegistrationCall(const Expr *E) {
   }
   // In a class template whose base is dependent the call stays unresolved
   // until instantiation: `this->register_buffer(...)`.
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  const Expr *Callee = peel::peel(Call->getCallee(), peel::ParenImpCasts);
   // With a known base but dependent arguments, the callee is resolved and
   // the call is not yet a member call.
   if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
@@ -137,7 +137,7 @@ static const FieldDecl *thisField(const Expr *E) {
   const auto *ME = dyn_cast_or_null<MemberExpr>(E);
   if (!ME)
     return nullptr;
-  if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+  if (!peel::onThisObject(ME))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }
@@ -291,9 +291,9 @@ public:
       return true;
     }
     if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(
-            Call->getCallee()->IgnoreParenImpCasts()))
+            peel::peel(Call->getCallee(), peel::ParenImpCasts)))
       if (DM->isImplicitAccess() ||
-          isa<CXXThisExpr>(DM->getBase()->IgnoreParenImpCasts()))
+          isa<CXXThisExpr>(peel::peel(DM->getBase(), peel::ParenImpCasts)))
         followByName(DM->getMember());
     return true;
   }
@@ -404,7 +404,7 @@ private:
     const Expr *Object = MC->getImplicitObjectArgument();
     if (!MD || !Object)
       return;
-    if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
+    if (isa<CXXThisExpr>(peel::peel(Object, peel::ParenImpCasts))) {
       follow(MD);
       return;
     }

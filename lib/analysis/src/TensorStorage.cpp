@@ -274,7 +274,8 @@ QualType containerElement(QualType T) {
 /// A variable named by \p E (not a capture of a lambda: its storage is the
 /// closure's or the enclosing function's).
 const VarDecl *namedVar(const Expr *E) {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *DRE =
+      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
   if (!DRE || DRE->refersToEnclosingVariableOrCapture())
     return nullptr;
   return dyn_cast<VarDecl>(DRE->getDecl());
@@ -283,7 +284,7 @@ const VarDecl *namedVar(const Expr *E) {
 void setOwner(BufferOrigin &O, BufferOrigin::Kind K, const Expr *Ref,
               QualType Element) {
   O.K = K;
-  O.OwnerRef = Ref->IgnoreParenImpCasts();
+  O.OwnerRef = peel::peel(Ref, peel::ParenImpCasts);
   O.Owner = namedVar(Ref);
   O.Element = Element;
   O.Automatic = hasAutomaticStorage(O.Owner);
@@ -298,7 +299,7 @@ BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth);
 /// one bound to a reference that extends it).
 bool isTemporaryObject(const Expr *Obj) {
   const auto *MTE = dyn_cast_or_null<MaterializeTemporaryExpr>(
-      Obj ? Obj->IgnoreParens() : nullptr);
+      Obj ? peel::peel(Obj, peel::Parens) : nullptr);
   return MTE && !MTE->getExtendingDecl();
 }
 
@@ -326,7 +327,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   E = peel::peel(E, peel::SamePointer);
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
       Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) {
-    const Expr *Arr = Cast->getSubExpr()->IgnoreParens();
+    const Expr *Arr = peel::peel(Cast->getSubExpr(), peel::Parens);
     if (const auto *AT = Arr->getType()->getAsArrayTypeUnsafe()) {
       setOwner(O, BufferOrigin::Array, Arr, AT->getElementType());
       const auto *ME = dyn_cast<MemberExpr>(Arr);
@@ -336,7 +337,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
           if (const VarDecl *VD = namedVar(Base)) {
             O.K = BufferOrigin::Array;
             O.Owner = VD;
-            O.OwnerRef = Base->IgnoreParenImpCasts();
+            O.OwnerRef = peel::peel(Base, peel::ParenImpCasts);
             O.Element = AT->getElementType();
             O.Automatic = hasAutomaticStorage(VD);
           }
@@ -356,7 +357,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
       setOwner(O, BufferOrigin::Container, Obj, Element);
       if (isTemporaryObject(Obj)) {
         O.K = BufferOrigin::Temporary;
-        O.OwnerRef = Obj->IgnoreParens();
+        O.OwnerRef = peel::peel(Obj, peel::Parens);
       }
     }
     return O;
@@ -366,7 +367,7 @@ BufferOrigin pointerOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
       ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()) &&
       ME->getType()->isPointerType() && isTemporaryDeepCopy(ME->getBase())) {
     O.K = BufferOrigin::Temporary;
-    O.OwnerRef = ME->getBase()->IgnoreParens();
+    O.OwnerRef = peel::peel(ME->getBase(), peel::Parens);
     const QualType Pointee = ME->getType()->getPointeeType();
     if (!Pointee->isVoidType() && !Pointee->isCharType()) {
       O.Element = Pointee;
@@ -418,7 +419,7 @@ BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth) {
   BufferOrigin O;
   if (!E || Depth > limits::OriginDepth)
     return O;
-  E = E->IgnoreParenImpCasts();
+  E = peel::peel(E, peel::ParenImpCasts);
   // a[i], p[i]: the buffer of a or p.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
     return pointerOrigin(ASE->getBase(), Body, Depth + 1);

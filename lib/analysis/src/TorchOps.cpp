@@ -429,7 +429,8 @@ const CXXRecordDecl *moduleForwardCall(const CallExpr *Call,
     if (!isModuleClass(RD))
       return nullptr;
     if (ModuleExpr) {
-      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      const Expr *Obj =
+          peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts);
       // Look through the holder's operator->.
       if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj))
         if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)

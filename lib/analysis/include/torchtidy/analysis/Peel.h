@@ -22,6 +22,7 @@ namespace clang {
 class CallExpr;
 class Expr;
 class InitListExpr;
+class MemberExpr;
 class Stmt;
 } // namespace clang
 
@@ -35,8 +36,8 @@ enum Step : unsigned {
   ImplicitCasts = 1U << 1,
   /// Cleanups and constant-expression wrappers (FullExpr).
   FullExprs = 1U << 2,
-  /// Materialised and bound temporaries.
-  Temporaries = 1U << 3,
+  /// A temporary materialised to bind a reference (or take its address).
+  MaterializedTemporaries = 1U << 3,
   /// The value of a non-type template argument in an instantiation.
   TemplateArguments = 1U << 4,
   /// Written casts: static_cast, C-style and functional casts.
@@ -79,14 +80,36 @@ enum Step : unsigned {
   /// A construction from exactly one argument, written or not (a
   /// `thrust::device_ptr<T>(p)` of its pointer).
   SingleArgumentConstructions = 1U << 19,
+  /// A temporary bound to its destructor (a class with one, a tensor).
+  BoundTemporaries = 1U << 20,
 };
 
-/// What the compiler adds around a value, parentheses kept
-/// (`IgnoreImplicit`).
+/// Materialised and bound temporaries.
+constexpr unsigned Temporaries = MaterializedTemporaries | BoundTemporaries;
+
+// clang's own peels as sets (each equal to the clang function it names, node
+// for node: PeelTest.ClangsIgnoresAreSets), for a match that wants exactly
+// the node clang's Ignore* would give.
+/// `IgnoreImpCasts`: implicit casts and full-expressions.
+constexpr unsigned ImpCasts = ImplicitCasts | FullExprs;
+/// `IgnoreParenImpCasts`: and parens, materialised temporaries and template
+/// arguments' values (not bound temporaries: `IgnoreImplicit` has those).
+constexpr unsigned ParenImpCasts =
+    Parens | ImpCasts | MaterializedTemporaries | TemplateArguments;
+/// `IgnoreCasts`: every cast, implicit or written, full-expressions,
+/// materialised temporaries and template arguments' values.
+constexpr unsigned Casts =
+    ImpCasts | ExplicitCasts | MaterializedTemporaries | TemplateArguments;
+/// `IgnoreParenCasts`: the same and parens.
+constexpr unsigned ParenCasts = Parens | Casts;
+
+/// What the compiler adds around a value, parentheses kept (clang's
+/// `IgnoreImplicit`).
 constexpr unsigned Implicit = ImplicitCasts | FullExprs | Temporaries;
 /// What the compiler adds around a value, and parens.
 constexpr unsigned Compiler = Parens | Implicit;
-/// The same, and template arguments' values (`IgnoreParenImpCasts`).
+/// The same, and template arguments' values (`ParenImpCasts` and bound
+/// temporaries).
 constexpr unsigned AsComputed = Compiler | TemplateArguments;
 /// What only converts a value: written casts too.
 constexpr unsigned Converted = Compiler | ExplicitCasts;
@@ -122,6 +145,11 @@ using ParentFn = llvm::function_ref<const clang::Stmt *(const clang::Stmt *)>;
 /// below it), so that peel(climb(E, Set, Parent), Set) is E again. \p E
 /// when its parent is no such wrapper; null for null.
 const clang::Expr *climb(const clang::Expr *E, unsigned Set, ParentFn Parent);
+
+/// \p ME is a member of the object the function runs on: `m` or `this->m`
+/// (`this` through parens and the implicit conversion to a base class that
+/// names a base's member). Not `other.m`, nor `p->m` of another pointer.
+bool onThisObject(const clang::MemberExpr *ME);
 
 /// The braced list `{a, b}` that \p E is written as: the list itself, or
 /// bound to a std::initializer_list, or an object (an ArrayRef, a vector, an
