@@ -280,6 +280,22 @@ struct Offsets : nn::Module {
   // CHECK-MESSAGES: :[[@LINE-2]]:53: note: it meets 'x' here
 };
 
+// max and min of two tensors combine them; of one, they reduce it.
+torch::Tensor upper(int64_t n) { return torch::ones({n, n}).triu(1); }
+// CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'ones' creates a tensor on the CPU (no device given) in 'upper', which returns it to 'Extremes::forward', and 'max' combines it with 'x', which is on the module's device
+struct Extremes : nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto hi = torch::max(x, upper(x.size(0)));
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: note: 'upper' returns it here
+    // CHECK-MESSAGES: :[[@LINE-2]]:15: note: it meets 'x' here
+    auto lo = x.min(torch::zeros({4}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'zeros' creates a tensor on the CPU (no device given) in 'Extremes::forward', and 'min' combines it with 'x', which is on the module's device
+    // CHECK-FIXES: auto lo = x.min(torch::zeros({4}, x.device()));
+    auto top = torch::ones({4}).max();
+    return hi + lo * top;
+  }
+};
+
 // A virtual helper: an override may return another tensor.
 struct Masked : nn::Module {
   virtual torch::Tensor mask(int64_t n) { return torch::ones({n}); }

@@ -374,6 +374,8 @@ public:
   Tensor triu(int64_t diagonal = 0) const;
   Tensor max() const;
   Tensor min() const;
+  Tensor max(const Tensor &other) const;
+  Tensor min(const Tensor &other) const;
   Tensor all() const;
   Tensor any() const;
   Tensor clamp(c10::optional<Scalar> min, c10::optional<Scalar> max = {}) const;
@@ -482,6 +484,8 @@ Tensor empty_like(const Tensor &self, TensorOptions options = {});
 Tensor cat(std::initializer_list<Tensor> tensors, int64_t dim = 0);
 Tensor stack(std::initializer_list<Tensor> tensors, int64_t dim = 0);
 Tensor matmul(const Tensor &a, const Tensor &b);
+Tensor max(const Tensor &self, const Tensor &other);
+Tensor min(const Tensor &self, const Tensor &other);
 Tensor relu(const Tensor &a);
 Tensor argmax(const Tensor &self, c10::optional<int64_t> dim = {}, bool keepdim = false);
 Tensor argmin(const Tensor &self, c10::optional<int64_t> dim = {}, bool keepdim = false);
