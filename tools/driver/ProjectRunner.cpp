@@ -59,6 +59,15 @@ bool looksLikeCudaCommand(const clang::tooling::CompileCommand &C) {
          llvm::sys::path::filename(C.CommandLine.front()).contains("nvcc");
 }
 
+/// Where a line of \p Out starts with \p Prefix (npos when none does): LLVM's
+/// own messages, not a finding's source snippet that quotes them.
+size_t lineStarting(llvm::StringRef Out, llvm::StringRef Prefix) {
+  if (Out.starts_with(Prefix))
+    return 0;
+  const size_t At = Out.find(("\n" + Prefix).str());
+  return At == llvm::StringRef::npos ? At : At + 1;
+}
+
 void readResults(Job &J) {
   if (auto Buf = llvm::MemoryBuffer::getFile(J.OutputPath))
     J.Output = (*Buf)->getBuffer().str();
@@ -106,14 +115,14 @@ void readResults(Job &J) {
   // Its findings are missing, which must not pass for a file without any.
   J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
               Out.contains("PLEASE submit a bug report") ||
-              Out.contains("LLVM ERROR:") ||
+              lineStarting(Out, "LLVM ERROR:") != llvm::StringRef::npos ||
               (J.ReturnCode != 0 && !J.ParseFailed && J.Diagnostics.empty());
 }
 
 /// Why the worker of \p J failed, for the line that names its file.
 std::string failureOf(const Job &J) {
   const llvm::StringRef Out(J.Output);
-  const size_t Fatal = Out.find("LLVM ERROR:");
+  const size_t Fatal = lineStarting(Out, "LLVM ERROR:");
   if (Fatal != llvm::StringRef::npos)
     return Out.substr(Fatal).split('\n').first.trim().str();
   if (J.ReturnCode < 0)
