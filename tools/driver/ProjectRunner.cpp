@@ -51,7 +51,10 @@ struct Job {
   int ReturnCode = 0;
   std::string Output;
   std::vector<clang::tooling::Diagnostic> Diagnostics;
-  bool ParseFailed = false, Crashed = false;
+  bool ParseFailed = false;
+  /// Why the worker did not finish with its findings (failureOf); empty
+  /// when it did.
+  std::string Failure;
 };
 
 bool looksLikeCudaCommand(const clang::tooling::CompileCommand &C) {
@@ -66,6 +69,29 @@ size_t lineStarting(llvm::StringRef Out, llvm::StringRef Prefix) {
     return 0;
   const size_t At = Out.find(("\n" + Prefix).str());
   return At == llvm::StringRef::npos ? At : At + 1;
+}
+
+/// Why the worker of \p J did not finish with its findings, for the line
+/// that names its file, or "" when it did. It failed when it crashed, when
+/// LLVM ended it (report_fatal_error exits 1: "LLVM ERROR: IO failure on
+/// output stream" on a full disk), or when it exited non-zero with neither
+/// findings nor a compiler error to say why: a worker that could not write
+/// its output says nothing at all. Its findings are missing, which must not
+/// pass for a file without any.
+std::string failureOf(const Job &J) {
+  const llvm::StringRef Out(J.Output);
+  if (const size_t Fatal = lineStarting(Out, "LLVM ERROR:");
+      Fatal != llvm::StringRef::npos)
+    return Out.substr(Fatal).split('\n').first.trim().str();
+  if (J.ReturnCode < 0)
+    return "it crashed";
+  if (Out.contains("Stack dump") || Out.contains("PLEASE submit a bug report"))
+    return "it crashed (exit status " + std::to_string(J.ReturnCode) + ")";
+  if (J.ReturnCode != 0 && !J.ParseFailed && J.Diagnostics.empty())
+    return "it exited " + std::to_string(J.ReturnCode) +
+           (Out.trim().empty() ? " and wrote nothing" : "") +
+           ", with no findings and no compiler error";
+  return "";
 }
 
 void readResults(Job &J) {
@@ -108,30 +134,7 @@ void readResults(Job &J) {
   for (const auto &D : J.Diagnostics)
     if (D.DiagnosticName == "clang-diagnostic-error")
       J.ParseFailed = true;
-  // A worker failed when it crashed, when LLVM ended it (report_fatal_error
-  // exits 1: "LLVM ERROR: IO failure on output stream" on a full disk), or
-  // when it exited non-zero with neither findings nor a compiler error to
-  // say why: a worker that could not write its output says nothing at all.
-  // Its findings are missing, which must not pass for a file without any.
-  J.Crashed = J.ReturnCode < 0 || Out.contains("Stack dump") ||
-              Out.contains("PLEASE submit a bug report") ||
-              lineStarting(Out, "LLVM ERROR:") != llvm::StringRef::npos ||
-              (J.ReturnCode != 0 && !J.ParseFailed && J.Diagnostics.empty());
-}
-
-/// Why the worker of \p J failed, for the line that names its file.
-std::string failureOf(const Job &J) {
-  const llvm::StringRef Out(J.Output);
-  const size_t Fatal = lineStarting(Out, "LLVM ERROR:");
-  if (Fatal != llvm::StringRef::npos)
-    return Out.substr(Fatal).split('\n').first.trim().str();
-  if (J.ReturnCode < 0)
-    return "it crashed";
-  if (Out.contains("Stack dump") || Out.contains("PLEASE submit a bug report"))
-    return "it crashed (exit status " + std::to_string(J.ReturnCode) + ")";
-  return "it exited " + std::to_string(J.ReturnCode) +
-         (Out.trim().empty() ? " and wrote nothing" : "") +
-         ", with no findings and no compiler error";
+  J.Failure = failureOf(J);
 }
 
 /// Links the summaries the workers reported (ProjectSummaries.h) and
@@ -185,7 +188,8 @@ std::vector<size_t> analyseAgainWithSummaries(
     J.ReturnCode = 0;
     J.Output.clear();
     J.Diagnostics.clear();
-    J.ParseFailed = J.Crashed = false;
+    J.ParseFailed = false;
+    J.Failure.clear();
     Again.push_back(K);
   }
   return Again;
@@ -314,7 +318,7 @@ int runProject(ProjectOptions O) {
       J.Finished = true;
       J.ReturnCode = -1;
       J.Output = "torch-tidy: cannot start a worker: " + Error + "\n";
-      J.Crashed = true;
+      J.Failure = "it could not be started: " + Error;
     }
   };
 
@@ -448,11 +452,12 @@ int runProject(ProjectOptions O) {
   bool AnyNonZero = false;
   for (Job &J : Jobs) {
     ParseFailures += J.ParseFailed;
-    Crashes += J.Crashed;
-    if (J.Crashed)
+    if (!J.Failure.empty()) {
+      ++Crashes;
       Err << "torch-tidy: error: the analysis of '" << J.File
-          << "' did not finish: " << failureOf(J)
+          << "' did not finish: " << J.Failure
           << "; its findings are missing\n";
+    }
     AnyNonZero |= J.ReturnCode != 0;
     for (auto &D : J.Diagnostics) {
       Normalise(D.Message.FilePath);
