@@ -80,7 +80,7 @@ const FieldDecl *assignedField(const Stmt *S, const Expr **Value) {
   if (!splitAssignment(S, LHS, RHS))
     return nullptr;
   const auto *ME = dyn_cast<MemberExpr>(peel::peel(LHS, peel::ParenImpCasts));
-  if (!ME || !peel::onThisObject(ME))
+  if (!peel::onThisObject(ME))
     return nullptr;
   *Value = RHS;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());

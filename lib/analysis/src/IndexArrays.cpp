@@ -155,7 +155,7 @@ bool containsStmt(const Stmt *Root, const Stmt *Target) {
 /// The variable \p E names, through parentheses and implicit casts.
 const VarDecl *varOf(const Expr *E) {
   const auto *DRE =
-      E ? dyn_cast<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts)) : nullptr;
+      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 

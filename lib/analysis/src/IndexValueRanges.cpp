@@ -268,8 +268,7 @@ IndexRangeAnalysis::Impl::loopRange(const FunctionDecl *FD, const VarDecl *VD) {
     if (!L || L->first != VD || L->second)
       return;
     // Counting up by one or more.
-    const Expr *Inc =
-        For->getInc() ? peel::peel(For->getInc(), peel::Implicit) : nullptr;
+    const Expr *Inc = peel::peel(For->getInc(), peel::Implicit);
     const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
     const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
     int64_t Step = 0;

@@ -53,8 +53,7 @@ bool isClamp(const CallExpr *Call) {
 /// that tensor.
 const Expr *rawStorageTensor(const Expr *Arg) {
   const auto *MC =
-      Arg ? dyn_cast<CXXMemberCallExpr>(peel::peel(Arg, peel::ParenImpCasts))
-          : nullptr;
+      dyn_cast_or_null<CXXMemberCallExpr>(peel::peel(Arg, peel::ParenImpCasts));
   if (!MC || !(callFacts(MC) & op::RawData) || !MC->getType()->isPointerType())
     return nullptr;
   return MC->getImplicitObjectArgument();

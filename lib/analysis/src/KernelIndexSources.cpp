@@ -258,8 +258,7 @@ bool FunctionScan::boundedDifference(const Expr *E) {
   };
   auto Caps = [&](const Expr *Cond) {
     const auto *Lt =
-        Cond ? dyn_cast<BinaryOperator>(peel::peel(Cond, peel::ParenImpCasts))
-             : nullptr;
+        dyn_cast_or_null<BinaryOperator>(peel::peel(Cond, peel::ParenImpCasts));
     if (!Lt || Lt->getOpcode() != BO_LT || varOf(Lt->getLHS()) != I)
       return false;
     const Expr *Hi = peel::peel(Lt->getRHS(), peel::ParenImpCasts);

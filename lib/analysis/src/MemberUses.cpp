@@ -37,7 +37,7 @@ using registration::stripValue;
 static const FieldDecl *memberOfThis(const Expr *E) {
   const auto *ME =
       dyn_cast_or_null<MemberExpr>(peel::peel(E, peel::ParenImpCasts));
-  if (!ME || !peel::onThisObject(ME))
+  if (!peel::onThisObject(ME))
     return nullptr;
   return dyn_cast<FieldDecl>(ME->getMemberDecl());
 }

@@ -131,7 +131,7 @@ const Expr *climb(const Expr *E, unsigned Set, ParentFn Parent) {
 }
 
 bool onThisObject(const MemberExpr *ME) {
-  return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+  return ME && isa<CXXThisExpr>(peel(ME->getBase(), ParenImpCasts));
 }
 
 /// The braced list under \p E (writtenList), or the construction with no

@@ -51,8 +51,8 @@ const Expr *assignmentLHS(const Stmt *S, const Expr **RHS) {
 }
 
 const ValueDecl *referencedDecl(const Expr *E) {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
-      E ? peel::peel(E, peel::ParenImpCasts) : nullptr);
+  const auto *DRE =
+      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
   return DRE ? DRE->getDecl() : nullptr;
 }
 

@@ -298,8 +298,8 @@ BufferOrigin elementOrigin(const Expr *E, const Stmt *Body, unsigned Depth);
 /// \p Obj is a temporary object whose lifetime is its full-expression (not
 /// one bound to a reference that extends it).
 bool isTemporaryObject(const Expr *Obj) {
-  const auto *MTE = dyn_cast_or_null<MaterializeTemporaryExpr>(
-      Obj ? peel::peel(Obj, peel::Parens) : nullptr);
+  const auto *MTE =
+      dyn_cast_or_null<MaterializeTemporaryExpr>(peel::peel(Obj, peel::Parens));
   return MTE && !MTE->getExtendingDecl();
 }
 
