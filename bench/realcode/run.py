@@ -232,7 +232,8 @@ def run_tu(tidy, build_dir, root, checks, file, timeout):
          "--header-filter=^" + re.escape(root + os.sep), os.path.join(root, file)], timeout)
     errors = [d for d in diags if d.get("DiagnosticName") == "clang-diagnostic-error"]
     crashed = rc == "timeout" or (isinstance(rc, int) and rc < 0) or \
-        "Stack dump" in out or "PLEASE submit a bug report" in out or "LLVM ERROR:" in out
+        "Stack dump" in out or "PLEASE submit a bug report" in out or \
+        re.search(r"^LLVM ERROR:", out, re.M) is not None
     parse_failed = bool(errors) or "Error while processing" in out or \
         "Found compiler error" in out
     first_errors = [l for l in out.splitlines() if ": error: " in l][:3]
