@@ -163,7 +163,7 @@ TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {
   EXPECT_FALSE(Gone.upToDate(*FS));
 }
 
-TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
+TEST(PreambleCacheKey, DependsOnFlagsDirectoryIncludesAndBodies) {
   const std::vector<std::string> Flags = {"clang++", "-std=c++17", "-isystem",
                                           "/t"};
   const std::string K = PreambleCache::key(Flags, "/w", "#include <a>\n");
@@ -177,6 +177,11 @@ TEST(PreambleCacheKey, DependsOnFlagsDirectoryAndIncludes) {
   // Argument boundaries count: "-I" "x" is not "-Ix".
   EXPECT_NE(PreambleCache::key({"-I", "x"}, "/w", ""),
             PreambleCache::key({"-Ix"}, "/w", ""));
+  // A PCH without the headers' skippable bodies is another entry.
+  EXPECT_EQ(K, PreambleCache::key(Flags, "/w", "#include <a>\n",
+                                  /*SkipLibraryBodies=*/false));
+  EXPECT_NE(K, PreambleCache::key(Flags, "/w", "#include <a>\n",
+                                  /*SkipLibraryBodies=*/true));
 }
 
 TEST(PreambleCache, ParsesWithoutThePCHOnlyWhileABuildHasJustBegun) {

@@ -95,10 +95,21 @@ void addStats(ClangTidyStats &To, const ClangTidyStats &D) {
 /// Collects the top-level declarations written outside system headers and,
 /// before the checks run, makes them the AST's traversal scope. Declarations
 /// of the user's own headers are kept: a module class declared in model.h is
-/// checked as before.
+/// checked as before. With \p SkipBodies (the parse skips function bodies
+/// where its consumers agree), it lets the parse leave out the bodies that no
+/// analysis reads (isSkippableLibraryBody): most of what parsing LibTorch's
+/// headers costs.
 class UserScopeConsumer : public ASTConsumer {
 public:
-  explicit UserScopeConsumer(std::string File) : File(std::move(File)) {}
+  UserScopeConsumer(std::string File, bool SkipBodies)
+      : File(std::move(File)), SkipBodies(SkipBodies) {}
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    if (!SkipBodies || !torchtidy::isSkippableLibraryBody(D))
+      return false;
+    ++Skipped;
+    return true;
+  }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group) {
@@ -117,7 +128,11 @@ public:
     // that the fast path is in effect (test/tools/traversal-scope.test).
     logLine("traversal scope: " +
                 std::to_string(Context.getTraversalScope().size()) + " of " +
-                std::to_string(Seen) + " top-level declarations",
+                std::to_string(Seen) + " top-level declarations" +
+                (SkipBodies
+                     ? ", " + std::to_string(Skipped) +
+                           " function bodies of system headers not parsed"
+                     : std::string()),
             File);
   }
 
@@ -137,8 +152,10 @@ private:
   }
 
   std::string File;
+  bool SkipBodies;
   std::vector<Decl *> Scope;
   unsigned Seen = 0;
+  unsigned Skipped = 0;
 };
 
 /// After the checks (so that it knows what they asked the project about),
@@ -358,11 +375,20 @@ private:
           !(fastRunOptions().UserScopeForAllChecks ||
             Parent.Filter.onlyLibTorchChecks(File)))
         return Tidy;
+      // Only the libtorch checks leave system headers' bodies alone: other
+      // checks' analyses may read them (the static analyzer inlines calls
+      // into them). The parse skips a body only where every consumer says
+      // so (MultiplexConsumer), and the user scope's consumer is the one
+      // that does not always say yes.
+      const bool OnlyOurs = Parent.Filter.onlyLibTorchChecks(File);
+      if (OnlyOurs)
+        Compiler.getFrontendOpts().SkipFunctionBodies = true;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(std::make_unique<UserScopeConsumer>(File.str()));
+      Consumers.push_back(
+          std::make_unique<UserScopeConsumer>(File.str(), OnlyOurs));
       Consumers.push_back(std::move(Tidy));
       // Only the libtorch checks ask the project's summaries.
-      if (Parent.Filter.onlyLibTorchChecks(File))
+      if (OnlyOurs)
         Consumers.push_back(std::make_unique<SummaryConsumer>(
             Parent.Record ? Parent.Record->Summary
                           : fastRunSummary().UnitSummary));
@@ -702,7 +728,10 @@ runClangTidyFast(ClangTidyContext &Context,
 
   std::optional<PreambleCache> Preambles;
   if (!Fast.CacheDir.empty() && Fast.PreambleCache) {
-    Preambles.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose);
+    // Its files' own parse leaves out library bodies under the traversal
+    // scope (TidyActionFactory), and so does their PCH.
+    Preambles.emplace(Fast.CacheDir, BaseFS, Fast.CacheVerbose,
+                      /*SkipLibraryBodies=*/Fast.UserScope);
     Tool.appendArgumentsAdjuster(
         [&](const CommandLineArguments &Args, llvm::StringRef File) {
           return Filter.onlyLibTorchChecks(File) ? Preambles->adjust(Args, File)

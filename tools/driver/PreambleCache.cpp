@@ -4,6 +4,7 @@
 #include "CacheDirectory.h"
 #include "DriverCompat.h"
 #include "ResultsCache.h"
+#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -311,10 +312,19 @@ private:
   clang::Sema *Sema = nullptr;
 };
 
+/// Says which bodies the parse may leave out (with SkipFunctionBodies set;
+/// the PCH writer and HeaderVTableDropper agree to any).
+class LibraryBodySkipper : public clang::ASTConsumer {
+public:
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return torchtidy::isSkippableLibraryBody(D);
+  }
+};
+
 class BuildPCHAction : public clang::GeneratePCHAction {
 public:
-  explicit BuildPCHAction(std::shared_ptr<InputCollector> Inputs)
-      : Inputs(std::move(Inputs)) {}
+  BuildPCHAction(std::shared_ptr<InputCollector> Inputs, bool SkipBodies)
+      : Inputs(std::move(Inputs)), SkipBodies(SkipBodies) {}
   bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
     Inputs->attachToPreprocessor(CI.getPreprocessor());
     return GeneratePCHAction::BeginSourceFileAction(CI);
@@ -329,19 +339,26 @@ public:
     std::vector<std::unique_ptr<clang::ASTConsumer>> Consumers;
     Consumers.push_back(std::make_unique<HeaderVTableDropper>());
     Consumers.push_back(std::move(Writer));
+    if (SkipBodies) {
+      Consumers.push_back(std::make_unique<LibraryBodySkipper>());
+      CI.getFrontendOpts().SkipFunctionBodies = true;
+    }
     return std::make_unique<clang::MultiplexConsumer>(std::move(Consumers));
   }
 
 private:
   std::shared_ptr<InputCollector> Inputs;
+  bool SkipBodies;
 };
 
 class BuildPCHFactory : public clang::tooling::FrontendActionFactory {
 public:
-  BuildPCHFactory(std::string Output, std::shared_ptr<InputCollector> Inputs)
-      : Output(std::move(Output)), Inputs(std::move(Inputs)) {}
+  BuildPCHFactory(std::string Output, std::shared_ptr<InputCollector> Inputs,
+                  bool SkipBodies)
+      : Output(std::move(Output)), Inputs(std::move(Inputs)),
+        SkipBodies(SkipBodies) {}
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<BuildPCHAction>(Inputs);
+    return std::make_unique<BuildPCHAction>(Inputs, SkipBodies);
   }
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
                      clang::FileManager *Files,
@@ -362,6 +379,7 @@ public:
 private:
   std::string Output;
   std::shared_ptr<InputCollector> Inputs;
+  bool SkipBodies;
 };
 
 class ErrorCounter : public clang::DiagnosticConsumer {
@@ -447,8 +465,9 @@ std::optional<PreambleManifest> readManifest(llvm::StringRef Path) {
 
 PreambleCache::PreambleCache(std::string Dir,
                              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                             bool Verbose)
-    : Dir(std::move(Dir)), FS(std::move(FS)), Verbose(Verbose) {}
+                             bool Verbose, bool SkipLibraryBodies)
+    : Dir(std::move(Dir)), FS(std::move(FS)), Verbose(Verbose),
+      SkipLibraryBodies(SkipLibraryBodies) {}
 
 void PreambleCache::log(llvm::StringRef File, llvm::StringRef What) const {
   if (Verbose)
@@ -458,7 +477,8 @@ void PreambleCache::log(llvm::StringRef File, llvm::StringRef What) const {
 
 std::string PreambleCache::key(const std::vector<std::string> &FlagsWithoutFile,
                                llvm::StringRef WorkingDir,
-                               llvm::StringRef Includes) {
+                               llvm::StringRef Includes,
+                               bool SkipLibraryBodies) {
   llvm::SHA1 H;
   auto Add = [&](llvm::StringRef S) {
     H.update(S);
@@ -470,6 +490,8 @@ std::string PreambleCache::key(const std::vector<std::string> &FlagsWithoutFile,
   Add(Includes);
   for (const std::string &F : FlagsWithoutFile)
     Add(F);
+  if (SkipLibraryBodies)
+    Add("library bodies skipped");
   auto Digest = H.final();
   return llvm::toHex(Digest, /*LowerCase=*/true);
 }
@@ -528,8 +550,8 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   if (!HasResourceDir)
     Flags.push_back("-resource-dir=" + compat::clangResourceDir());
 
-  const std::string Key =
-      torchtidy::driver::PreambleCache::key(Flags, *Cwd, Includes);
+  const std::string Key = torchtidy::driver::PreambleCache::key(
+      Flags, *Cwd, Includes, SkipLibraryBodies);
   llvm::SmallString<256> Base(Dir);
   llvm::sys::path::append(Base, Key);
   const std::string PCH = (Base + ".pch").str();
@@ -638,7 +660,7 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   CommandLine.emplace_back("-xc++-header");
   CommandLine.push_back(Header);
   auto Inputs = std::make_shared<InputCollector>();
-  BuildPCHFactory Factory(Tmp, Inputs);
+  BuildPCHFactory Factory(Tmp, Inputs, SkipLibraryBodies);
   const llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions(), FS));
   clang::tooling::ToolInvocation Invocation(

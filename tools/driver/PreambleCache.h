@@ -95,9 +95,12 @@ class PreambleCache {
 public:
   /// \p FS is the file system the analysis reads; its working directory is
   /// the compile command's when adjust() is called.
+  /// With \p SkipLibraryBodies, the PCH leaves out the bodies no check
+  /// reads (isSkippableLibraryBody), as the files' own parse does under the
+  /// traversal scope; such a PCH has a key of its own.
   PreambleCache(std::string Dir,
                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                bool Verbose);
+                bool Verbose, bool SkipLibraryBodies);
 
   /// \p Args, the final command line of \p File, changed to use the PCH of
   /// the file's preamble (built first when missing or stale); \p Args as
@@ -132,7 +135,8 @@ public:
   /// The key of \p File's entry from its command line and includes; what
   /// the cache would use, for tests.
   static std::string key(const std::vector<std::string> &FlagsWithoutFile,
-                         llvm::StringRef WorkingDir, llvm::StringRef Includes);
+                         llvm::StringRef WorkingDir, llvm::StringRef Includes,
+                         bool SkipLibraryBodies = false);
 
 private:
   bool build(const std::vector<std::string> &Flags, llvm::StringRef Includes,
@@ -142,6 +146,7 @@ private:
   std::string Dir;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   bool Verbose;
+  bool SkipLibraryBodies;
   bool Wrote = false;
 };
 

@@ -15,7 +15,8 @@
 //   --cache-max-size=SIZE      bound of that directory (default 2G)
 //   --no-preamble-cache        parse every file's includes
 //   --no-results-cache         analyse every file, changed or not
-//   --full-traversal           let the checks visit the system headers' AST
+//   --full-traversal           let the checks visit the system headers' AST,
+//                              and parse every function body of the headers
 //   --skip-system-headers      every check, not only the libtorch ones,
 //                              visits only declarations outside system
 //                              headers (clang-tidy 22's default)

@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/TorchTypes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -21,6 +22,15 @@ bool isUserCode(SourceLocation Loc, const SourceManager &SM) {
 bool isUserDecl(const Decl *D) {
   return D &&
          isUserCode(D->getLocation(), D->getASTContext().getSourceManager());
+}
+
+bool isSkippableLibraryBody(const Decl *D) {
+  const FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
+  if (!FD || isUserDecl(FD) || FD->isTemplated())
+    return false;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return !MD || !(isModuleBaseClass(MD->getParent()) ||
+                  isModuleClass(MD->getParent()));
 }
 
 bool isInMainFileExpansion(SourceLocation Loc, const SourceManager &SM) {

@@ -30,6 +30,20 @@ bool isUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM);
 /// The declaration's location is user code.
 bool isUserDecl(const clang::Decl *D);
 
+/// No check or analysis reads the body of function \p D, so that a parse may
+/// leave it out (FrontendOptions::SkipFunctionBodies: the driver does when
+/// every check is a libtorch-* one, tools/driver/FastRun.cpp): \p D is
+/// declared in a system header, is not a template nor in one, and is not a
+/// member of a class deriving from `torch::nn::Module` (the registration
+/// analysis reads a user module's bases' methods). The analyses look into
+/// user functions' bodies only. A body of a system header that is not
+/// templated cannot name user code, so it instantiates none of it either;
+/// a template's body can (LibTorch's DataLoader calls a user dataset's get,
+/// ModuleHolder a user module's constructor) and is kept. Functions whose
+/// body decides their type (constexpr, a deduced return type) clang parses
+/// whatever this says.
+bool isSkippableLibraryBody(const clang::Decl *D);
+
 /// \p Loc is valid and expands in the main file: where a finding of this
 /// translation unit can be reported (a macro's body written in a header
 /// and used here counts as here).
