@@ -3,6 +3,7 @@
 #include "FastRun.h"
 #include "CudaCommand.h"
 #include "DriverCompat.h"
+#include "LaunchSpelling.h"
 #include "PreambleCache.h"
 #include "ResultsCache.h"
 #include "ThirdPartyIncludes.h"
@@ -694,8 +695,12 @@ runClangTidyFast(ClangTidyContext &Context,
     }
   }
 
+  // The parse reads CUDA files with spaced launch brackets respelled
+  // (LaunchSpelling.h); fixes, caches and the rest read the files as they
+  // are, at the same offsets.
   ClangTool Tool(Compilations, InputFiles,
-                 std::make_shared<PCHContainerOperations>(), BaseFS);
+                 std::make_shared<PCHContainerOperations>(),
+                 launchRespellingFileSystem(BaseFS));
   // First: nvcc's commands become clang's (CUDA, host side) before the
   // options' extra arguments join them.
   static const CudaParseOptions Cuda = [] {
