@@ -17,6 +17,8 @@ TEST(LaunchSpelling, RespellsSpacedBracketsInPlace) {
   EXPECT_EQ(respelled("k << <g, b >> > (x);"), "k <<< g, b >>>  (x);");
   EXPECT_EQ(respelled("k < << g, b > >> (x);"), "k <<<  g, b >>>  (x);");
   EXPECT_EQ(respelled("k < < < g, b > > > (x);"), "k <<<   g, b >>>   (x);");
+  // Any whitespace between the brackets.
+  EXPECT_EQ(respelled("k <<  <g, b >>\t> (x);"), "k <<<  g, b >>>\t (x);");
   // One side spaced, the other not.
   EXPECT_EQ(respelled("k << <g, b>>>(x);"), "k <<< g, b>>>(x);");
   // Lines stay where they were.

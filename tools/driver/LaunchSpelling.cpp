@@ -91,12 +91,22 @@ void respell(std::string &Out, const std::vector<Token> &Toks, size_t I,
   Out.replace(Begin, End - Begin, New);
 }
 
+/// Whether some '<' is followed, after whitespace, by another.
+bool hasSpacedBrackets(llvm::StringRef Text) {
+  for (size_t I = Text.find('<'); I != llvm::StringRef::npos;
+       I = Text.find('<', I + 1)) {
+    const size_t Next = Text.find_if_not(llvm::isSpace, I + 1);
+    if (Next != I + 1 && Next != llvm::StringRef::npos && Text[Next] == '<')
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::optional<std::string> respellSpacedLaunches(llvm::StringRef Text) {
-  // Cheap test first: most files have no two '<' apart by a blank.
-  if (!Text.contains("< <") && !Text.contains("<\t<") &&
-      !Text.contains("<\n<") && !Text.contains("<\r\n<"))
+  // Cheap test first: most files have no two '<' apart by whitespace.
+  if (!hasSpacedBrackets(Text))
     return std::nullopt;
   const std::string Buffer = Text.str();
   const std::vector<Token> Toks = lex(Buffer);
