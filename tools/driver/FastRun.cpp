@@ -4,6 +4,7 @@
 #include "CudaCommand.h"
 #include "DriverCompat.h"
 #include "LaunchSpelling.h"
+#include "LibraryBodies.h"
 #include "PreambleCache.h"
 #include "ResultsCache.h"
 #include "ThirdPartyIncludes.h"
@@ -96,20 +97,17 @@ void addStats(ClangTidyStats &To, const ClangTidyStats &D) {
 /// Collects the top-level declarations written outside system headers and,
 /// before the checks run, makes them the AST's traversal scope. Declarations
 /// of the user's own headers are kept: a module class declared in model.h is
-/// checked as before. With \p SkipBodies (the parse skips function bodies
-/// where its consumers agree), it lets the parse leave out the bodies that no
-/// analysis reads (isSkippableLibraryBody): most of what parsing LibTorch's
-/// headers costs.
+/// checked as before. Where the parse leaves out the headers' bodies no
+/// check reads (libraryBodySkipper, most of what parsing LibTorch's headers
+/// costs), the line it logs counts them.
 class UserScopeConsumer : public ASTConsumer {
 public:
-  UserScopeConsumer(std::string File, bool SkipBodies)
-      : File(std::move(File)), SkipBodies(SkipBodies) {}
+  explicit UserScopeConsumer(std::string File) : File(std::move(File)) {}
 
-  bool shouldSkipFunctionBody(Decl *D) override {
-    if (!SkipBodies || !torchtidy::isSkippableLibraryBody(D))
-      return false;
-    ++Skipped;
-    return true;
+  /// The count of the bodies left out, for libraryBodySkipper.
+  unsigned *skippedBodies() {
+    SkipBodies = true;
+    return &Skipped;
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
@@ -153,7 +151,7 @@ private:
   }
 
   std::string File;
-  bool SkipBodies;
+  bool SkipBodies = false;
   std::vector<Decl *> Scope;
   unsigned Seen = 0;
   unsigned Skipped = 0;
@@ -376,17 +374,16 @@ private:
           !(fastRunOptions().UserScopeForAllChecks ||
             Parent.Filter.onlyLibTorchChecks(File)))
         return Tidy;
+      const bool OnlyOurs = Parent.Filter.onlyLibTorchChecks(File);
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      auto Scope = std::make_unique<UserScopeConsumer>(File.str());
       // Only the libtorch checks leave system headers' bodies alone: other
       // checks' analyses may read them (the static analyzer inlines calls
-      // into them). The parse skips a body only where every consumer says
-      // so (MultiplexConsumer), and the user scope's consumer is the one
-      // that does not always say yes.
-      const bool OnlyOurs = Parent.Filter.onlyLibTorchChecks(File);
+      // into them).
       if (OnlyOurs)
-        Compiler.getFrontendOpts().SkipFunctionBodies = true;
-      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(
-          std::make_unique<UserScopeConsumer>(File.str(), OnlyOurs));
+        Consumers.push_back(
+            libraryBodySkipper(Compiler, Scope->skippedBodies()));
+      Consumers.push_back(std::move(Scope));
       Consumers.push_back(std::move(Tidy));
       // Only the libtorch checks ask the project's summaries.
       if (OnlyOurs)

@@ -3,8 +3,8 @@
 #include "PreambleCache.h"
 #include "CacheDirectory.h"
 #include "DriverCompat.h"
+#include "LibraryBodies.h"
 #include "ResultsCache.h"
-#include "torchtidy/analysis/UserCode.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -312,15 +312,6 @@ private:
   clang::Sema *Sema = nullptr;
 };
 
-/// Says which bodies the parse may leave out (with SkipFunctionBodies set;
-/// the PCH writer and HeaderVTableDropper agree to any).
-class LibraryBodySkipper : public clang::ASTConsumer {
-public:
-  bool shouldSkipFunctionBody(clang::Decl *D) override {
-    return torchtidy::isSkippableLibraryBody(D);
-  }
-};
-
 class BuildPCHAction : public clang::GeneratePCHAction {
 public:
   BuildPCHAction(std::shared_ptr<InputCollector> Inputs, bool SkipBodies)
@@ -339,10 +330,8 @@ public:
     std::vector<std::unique_ptr<clang::ASTConsumer>> Consumers;
     Consumers.push_back(std::make_unique<HeaderVTableDropper>());
     Consumers.push_back(std::move(Writer));
-    if (SkipBodies) {
-      Consumers.push_back(std::make_unique<LibraryBodySkipper>());
-      CI.getFrontendOpts().SkipFunctionBodies = true;
-    }
+    if (SkipBodies)
+      Consumers.push_back(libraryBodySkipper(CI));
     return std::make_unique<clang::MultiplexConsumer>(std::move(Consumers));
   }
 
