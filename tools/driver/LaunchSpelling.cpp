@@ -91,6 +91,33 @@ void respell(std::string &Out, const std::vector<Token> &Toks, size_t I,
   Out.replace(Begin, End - Begin, New);
 }
 
+/// The tokens [first, second) that close the configuration opened before
+/// Toks[From]: three '>' (one `>>>`, or spaced) at the nesting the launch
+/// began, before the statement ends; nullopt when there are none.
+std::optional<std::pair<size_t, size_t>>
+configurationEnd(const std::vector<Token> &Toks, size_t From,
+                 llvm::StringRef Text) {
+  using namespace clang::tok;
+  int Depth = 0;
+  for (size_t K = From; K < Toks.size(); ++K) {
+    const TokenKind Kind = Toks[K].Kind;
+    if (Kind == l_paren || Kind == l_square || Kind == l_brace) {
+      ++Depth;
+    } else if (Kind == r_paren || Kind == r_square || Kind == r_brace) {
+      if (--Depth < 0)
+        return std::nullopt;
+    } else if (Depth == 0 && Kind == semi) {
+      return std::nullopt;
+    } else if (Depth == 0 && Kind == greatergreatergreater) {
+      return std::make_pair(K, K + 1);
+    } else if (Depth == 0) {
+      if (const size_t End = spacedTriple(Toks, K, /*Open=*/false, Text))
+        return std::make_pair(K, End);
+    }
+  }
+  return std::nullopt;
+}
+
 /// Whether some '<' is followed, after whitespace, by another.
 bool hasSpacedBrackets(llvm::StringRef Text) {
   for (size_t I = Text.find('<'); I != llvm::StringRef::npos;
@@ -108,9 +135,9 @@ std::optional<std::string> respellSpacedLaunches(llvm::StringRef Text) {
   // Cheap test first: most files have no two '<' apart by whitespace.
   if (!hasSpacedBrackets(Text))
     return std::nullopt;
-  const std::string Buffer = Text.str();
-  const std::vector<Token> Toks = lex(Buffer);
-  std::string Out = Buffer;
+  // Respelled in place: every token keeps its offsets.
+  std::string Out = Text.str();
+  const std::vector<Token> Toks = lex(Out);
   bool Changed = false;
   for (size_t I = 0; I < Toks.size(); ++I) {
     if (I > 0 && Toks[I - 1].IsOperator)
@@ -118,37 +145,13 @@ std::optional<std::string> respellSpacedLaunches(llvm::StringRef Text) {
     const size_t OpenEnd = spacedTriple(Toks, I, /*Open=*/true, Text);
     if (!OpenEnd)
       continue;
-    // The configuration's end: three '>' at the nesting the launch began,
-    // before the statement ends.
-    int Depth = 0;
-    size_t Close = 0, CloseEnd = 0;
-    for (size_t K = OpenEnd; K < Toks.size(); ++K) {
-      using namespace clang::tok;
-      const TokenKind Kind = Toks[K].Kind;
-      if (Kind == l_paren || Kind == l_square || Kind == l_brace)
-        ++Depth;
-      else if (Kind == r_paren || Kind == r_square || Kind == r_brace) {
-        if (--Depth < 0)
-          break;
-      } else if (Depth == 0 && Kind == semi)
-        break;
-      else if (Depth == 0 && count(Kind, /*Open=*/false)) {
-        if (Kind == greatergreatergreater) {
-          Close = K;
-          CloseEnd = K + 1;
-          break;
-        }
-        if (const size_t E = spacedTriple(Toks, K, /*Open=*/false, Text)) {
-          Close = K;
-          CloseEnd = E;
-          break;
-        }
-      }
-    }
-    if (!CloseEnd)
+    const std::optional<std::pair<size_t, size_t>> Close =
+        configurationEnd(Toks, OpenEnd, Text);
+    if (!Close)
       continue;
-    if (CloseEnd - Close > 1)
-      respell(Out, Toks, Close, CloseEnd, '>');
+    const auto [CloseBegin, CloseEnd] = *Close;
+    if (CloseEnd - CloseBegin > 1)
+      respell(Out, Toks, CloseBegin, CloseEnd, '>');
     respell(Out, Toks, I, OpenEnd, '<');
     Changed = true;
     I = CloseEnd - 1;
