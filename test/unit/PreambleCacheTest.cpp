@@ -126,17 +126,28 @@ TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   EXPECT_EQ(Back->Inputs[0].Path, "/usr/include/a b.h");
   EXPECT_EQ(Back->Inputs[0].MTime, 1700000000123456789);
   EXPECT_EQ(Back->Inputs[1].Size, 99U);
+  for (const auto Status :
+       {PreambleManifest::Failed, PreambleManifest::ReadsUserHeaders,
+        PreambleManifest::NotReincludable}) {
+    M.Status = Status;
+    Back = PreambleManifest::parse(M.serialize());
+    ASSERT_TRUE(Back);
+    EXPECT_EQ(Back->Status, Status);
+  }
   EXPECT_FALSE(PreambleManifest::parse(""));
   EXPECT_FALSE(
-      PreambleManifest::parse("torch-tidy-preamble 2\nstatus maybe\n"));
+      PreambleManifest::parse("torch-tidy-preamble 3\nstatus maybe\n"));
   EXPECT_FALSE(PreambleManifest::parse(
-      "torch-tidy-preamble 2\nstatus usable\ninput x 1 /a\n"));
-  // Entries of an older format (PCHs that carry the headers' vtable uses)
-  // are not used.
+      "torch-tidy-preamble 3\nstatus usable\ninput x 1 /a\n"));
+  // Entries of an older format are not used: 1's PCHs carry the headers'
+  // vtable uses, 2's were served without the probe for headers that
+  // cannot be included again.
   EXPECT_FALSE(
       PreambleManifest::parse("torch-tidy-preamble 1\nstatus usable\n"));
-  EXPECT_TRUE(
+  EXPECT_FALSE(
       PreambleManifest::parse("torch-tidy-preamble 2\nstatus usable\n"));
+  EXPECT_TRUE(
+      PreambleManifest::parse("torch-tidy-preamble 3\nstatus usable\n"));
 }
 
 TEST(PreambleManifest, StaleWhenAnInputChangesOrGoes) {

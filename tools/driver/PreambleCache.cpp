@@ -208,7 +208,9 @@ std::string leadingSystemIncludes(llvm::StringRef Source) {
 //===----------------------------------------------------------------------===//
 
 // 2: the PCH no longer carries the headers' own vtable uses.
-static constexpr llvm::StringLiteral ManifestMagic = "torch-tidy-preamble 2";
+// 3: a PCH whose headers cannot be included again is not served (earlier
+//    entries were never probed for it).
+static constexpr llvm::StringLiteral ManifestMagic = "torch-tidy-preamble 3";
 
 std::string PreambleManifest::serialize() const {
   std::string S;
@@ -216,6 +218,7 @@ std::string PreambleManifest::serialize() const {
   OS << ManifestMagic << "\nstatus "
      << (Status == Usable             ? "usable"
          : Status == ReadsUserHeaders ? "user-headers"
+         : Status == NotReincludable  ? "not-reincludable"
                                       : "failed")
      << "\n";
   for (const Input &I : Inputs)
@@ -236,6 +239,8 @@ std::optional<PreambleManifest> PreambleManifest::parse(llvm::StringRef Text) {
     M.Status = Usable;
   else if (Line == "user-headers")
     M.Status = ReadsUserHeaders;
+  else if (Line == "not-reincludable")
+    M.Status = NotReincludable;
   else if (Line == "failed")
     M.Status = Failed;
   else
@@ -369,6 +374,25 @@ private:
   std::string Output;
   std::shared_ptr<InputCollector> Inputs;
   bool SkipBodies;
+};
+
+/// A syntax-only parse with the predefines the PCH was built with (and the
+/// driver's parse has), for the probe in PreambleCache::build.
+class ProbeFactory : public clang::tooling::FrontendActionFactory {
+public:
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<clang::SyntaxOnlyAction>();
+  }
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Invocation,
+                     clang::FileManager *Files,
+                     std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                     clang::DiagnosticConsumer *Diags) override {
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // The probe's error is logged, not printed; nor is its count.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                std::move(PCHOps), Diags);
+  }
 };
 
 class ErrorCounter : public clang::DiagnosticConsumer {
@@ -550,6 +574,9 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
     if (M.Status != PreambleManifest::Usable) {
       log(File, M.Status == PreambleManifest::Failed
                     ? "skipped, its preamble does not compile alone"
+                : M.Status == PreambleManifest::NotReincludable
+                    ? "skipped, a header of its preamble cannot be included "
+                      "again after the PCH (no include guard)"
                     : "skipped, its preamble reads user headers");
       return Args;
     }
@@ -635,6 +662,37 @@ bool PreambleCache::parseInsteadOfWaiting(double BuildAgeSeconds,
   return BuildAgeSeconds < Threshold;
 }
 
+bool PreambleCache::reincludes(const std::vector<std::string> &Flags,
+                               llvm::StringRef Includes, llvm::StringRef PCH,
+                               llvm::StringRef Base,
+                               clang::FileManager &Files) const {
+  // Every file served includes the preamble's headers again after the PCH,
+  // and their include guards (or #pragma once) skip them. A header without
+  // either is read a second time: harmless for <cassert>, which is meant to
+  // be, "redefinition of" errors and a file without findings for most. A
+  // file that is the preamble alone, parsed as a served file is, tells which.
+  const std::string Probe = (Base + ".probe.cpp").str();
+  if (!writeFileAtomically(Probe, Includes))
+    return false;
+  std::vector<std::string> CommandLine = Flags;
+  CommandLine.emplace_back("-fsyntax-only");
+  CommandLine.emplace_back("-include-pch");
+  CommandLine.push_back(PCH.str());
+  CommandLine.push_back(Probe);
+  ProbeFactory Factory;
+  clang::tooling::ToolInvocation Invocation(
+      CommandLine, &Factory, &Files,
+      std::make_shared<clang::PCHContainerOperations>());
+  ErrorCounter Errors;
+  Invocation.setDiagnosticConsumer(&Errors);
+  const bool Clean = Invocation.run() && Errors.getNumErrors() == 0;
+  (void)llvm::sys::fs::remove(Probe); // best effort: the probe is done
+  if (!Clean)
+    log(Base,
+        "its headers cannot be included again after the PCH: " + Errors.First);
+  return Clean;
+}
+
 bool PreambleCache::build(const std::vector<std::string> &Flags,
                           llvm::StringRef Includes, llvm::StringRef Base,
                           llvm::StringRef WorkingDir) {
@@ -663,6 +721,8 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   M.Status = Ran ? PreambleManifest::Usable : PreambleManifest::Failed;
   if (!Ran && !Errors.First.empty())
     log(Header, "does not compile: " + Errors.First);
+  if (Ran && !reincludes(Flags, Includes, Tmp, Base, *Files))
+    M.Status = PreambleManifest::NotReincludable;
   for (const auto &[Name, IsSystem] : Inputs->Seen) {
     const std::string Path = asOpened(WorkingDir, Name);
     if (!IsSystem && Path != asOpened(WorkingDir, Header) &&

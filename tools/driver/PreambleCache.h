@@ -30,6 +30,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class FileManager;
+} // namespace clang
+
 namespace torchtidy::driver {
 
 struct LeadingInclude {
@@ -72,6 +76,10 @@ struct PreambleManifest {
     Usable,           ///< the PCH is there and may be used
     Failed,           ///< the preamble does not compile with these flags
     ReadsUserHeaders, ///< the preamble reaches a non-system header
+    /// a file that begins with the preamble does not compile after the PCH:
+    /// a header of it without an include guard is read again and redefines
+    /// what the PCH holds
+    NotReincludable,
   };
   struct Input {
     std::string Path;
@@ -141,6 +149,11 @@ public:
 private:
   bool build(const std::vector<std::string> &Flags, llvm::StringRef Includes,
              llvm::StringRef Base, llvm::StringRef WorkingDir);
+  /// Whether a file that is \p Includes alone parses after -include-pch of
+  /// \p PCH, their PCH, as each file served includes them again.
+  bool reincludes(const std::vector<std::string> &Flags,
+                  llvm::StringRef Includes, llvm::StringRef PCH,
+                  llvm::StringRef Base, clang::FileManager &Files) const;
   void log(llvm::StringRef File, llvm::StringRef What) const;
 
   std::string Dir;
