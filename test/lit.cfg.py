@@ -117,6 +117,11 @@ config.substitutions.append(("%torch_includes", " ".join(
     "-isystem " + d for d in config.torch_include_dirs.split(";") if d)))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%python", config.python))
+# The blocks of 26 lines in robustness-large.test's generated file (lit
+# --param large_tu_blocks=N; 3846 make 100,000 lines). The sanitizer run
+# gives it fewer (tools/sanitize.sh).
+config.substitutions.append(("%large_tu_blocks",
+                             str(int(lit_config.params.get("large_tu_blocks", 3846)))))
 # SARIF is validated against the schema with ajv (npm ci in test/sarif).
 _sarif_dir = os.path.join(config.torchtidy_src_root, "test", "sarif")
 if os.path.isdir(os.path.join(_sarif_dir, "node_modules", "ajv-draft-04")) and \

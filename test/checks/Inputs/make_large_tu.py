@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""make_large_tu.py LINES: prints a translation unit of about LINES lines on
-the mock LibTorch headers, made of blocks of 26 lines. Each block holds a
+"""make_large_tu.py BLOCKS: prints a translation unit on the mock LibTorch
+headers made of BLOCKS blocks of 26 lines (3846 make 100,000 lines). Each block holds a
 module with an unregistered buffer and an unregistered submodule, a function
 with a negative literal index, one with a CPU index into a CUDA tensor, and a
 dataset that moves its data to CUDA in get(): one finding of each libtorch
@@ -36,7 +36,7 @@ struct Data{n} : torch::data::datasets::Dataset<Data{n}> {{
 
 """
 
-lines = int(sys.argv[1])
+blocks = int(sys.argv[1])
 print("#include <torch/torch.h>")
-for n in range(max(1, lines // BLOCK.count("\n"))):
+for n in range(max(1, blocks)):
     sys.stdout.write(BLOCK.format(n=n))
