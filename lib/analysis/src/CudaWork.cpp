@@ -33,8 +33,7 @@ static DataHook hookDeclaredBy(const CXXMethodDecl *MD) {
   const llvm::StringRef Name = methodName(MD);
   // The DataLoader's hooks, as the table lists them.
   for (const DataHookRow &H : dataHookRows())
-    if (H.Method == Name && hasQualifiedName(MD->getParent(), H.Base,
-                                             {"torch", "data", H.Namespace}))
+    if (H.Method == Name && isClass(MD->getParent(), H.Class))
       return {H.Base, H.Method};
   return {};
 }

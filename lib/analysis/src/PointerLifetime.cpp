@@ -93,8 +93,7 @@ bool holdsTensors(const CXXRecordDecl *RD) {
     return false;
   if (RD->isInStdNamespace())
     return true;
-  return RD->getIdentifier() &&
-         hasQualifiedName(RD, RD->getName(), {"torch", "data"});
+  return inNamespaceOf(RD, KnownClass::Example);
 }
 
 } // namespace lifetime

@@ -48,8 +48,7 @@ const ModuleRow ModuleRows[] = {
 };
 
 const DataHookRow DataHookRows[] = {
-#define TORCHTIDY_DATA_HOOK(Base, Method, Namespace)                           \
-  {#Base, #Method, #Namespace},
+#define TORCHTIDY_DATA_HOOK(Base, Method) {KnownClass::Base, #Base, #Method},
 #include "torchtidy/analysis/TorchOps.def"
 };
 
@@ -203,7 +202,7 @@ const IndexSinkRow *findIndexSink(llvm::StringRef Name, op::Form Form) {
 
 unsigned moduleFacts(const CXXRecordDecl *Impl) {
   if (!Impl || !Impl->getIdentifier() ||
-      !hasQualifiedName(Impl, Impl->getName(), {"torch", "nn"}))
+      !inNamespaceOf(Impl, KnownClass::Module))
     return NoModuleFact;
   return index().Modules.lookup(Impl->getName());
 }
@@ -213,7 +212,7 @@ unsigned moduleOptionsFacts(const CXXRecordDecl *Options) {
     return NoModuleFact;
   llvm::StringRef Module = Options->getName();
   if (!Module.consume_back("Options") ||
-      !hasQualifiedName(Options, Options->getName(), {"torch", "nn"}))
+      !inNamespaceOf(Options, KnownClass::Module))
     return NoModuleFact;
   return index().Modules.lookup((Module + "Impl").str());
 }

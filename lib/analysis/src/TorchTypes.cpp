@@ -88,13 +88,8 @@ const std::vector<ClassScopes> &classScopes() {
 
 } // namespace
 
-bool isClass(const NamedDecl *D, KnownClass C) {
-  if (!D)
-    return false;
-  const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
-  const IdentifierInfo *II = D->getIdentifier();
-  if (!II || II->getName() != S.Name)
-    return false;
+/// \p D sits in one of row \p S's scopes ("*": any).
+static bool inScopes(const NamedDecl *D, const ClassScopes &S) {
   if (S.Anywhere)
     return true;
   if (S.Global)
@@ -102,6 +97,19 @@ bool isClass(const NamedDecl *D, KnownClass C) {
   return llvm::any_of(S.Namespaces, [&](llvm::ArrayRef<llvm::StringRef> NS) {
     return declaredIn(D, NS);
   });
+}
+
+bool isClass(const NamedDecl *D, KnownClass C) {
+  if (!D)
+    return false;
+  const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
+  const IdentifierInfo *II = D->getIdentifier();
+  return II && II->getName() == S.Name && inScopes(D, S);
+}
+
+bool inNamespaceOf(const NamedDecl *D, KnownClass C) {
+  const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
+  return D && !S.Anywhere && inScopes(D, S);
 }
 
 bool isClass(const NamedDecl *D, std::initializer_list<KnownClass> Cs) {

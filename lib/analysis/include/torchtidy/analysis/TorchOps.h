@@ -569,7 +569,9 @@ struct MacroRow {
 
 /// One TORCHTIDY_DATA_HOOK row.
 struct DataHookRow {
-  llvm::StringRef Base, Method, Namespace;
+  KnownClass Class;     ///< the class template that declares it
+  llvm::StringRef Base; ///< its name
+  llvm::StringRef Method;
 };
 
 /// The rows of the table, in TorchOps.def's order (for the table's tests

@@ -36,6 +36,13 @@ bool hasQualifiedName(const clang::NamedDecl *D, llvm::StringRef Name,
 /// row is, and declared in one of its scopes (TorchOps.def).
 bool isClass(const clang::NamedDecl *D, KnownClass C);
 
+/// \p D is declared in a namespace of TORCHTIDY_CLASS row \p C's scopes,
+/// whatever its name (KnownClass::Module: torch::nn): how a family of
+/// classes is recognised by where LibTorch declares it, its modules or its
+/// data types, naming the family's known class rather than the namespace.
+/// False for a row of any namespace ("*").
+bool inNamespaceOf(const clang::NamedDecl *D, KnownClass C);
+
 /// \p D is one of the classes \p Cs (`{KnownClass::map,
 /// KnownClass::unordered_map}`).
 bool isClass(const clang::NamedDecl *D, std::initializer_list<KnownClass> Cs);
