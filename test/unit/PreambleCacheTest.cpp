@@ -114,6 +114,26 @@ TEST(SystemPreamble, FollowsQuotedIncludesIntoHeaders) {
             "#include <c>\n");
 }
 
+TEST(PreambleScan, PrecompiledPartLeavesOutTheStandardHeadersAtItsEnd) {
+  EXPECT_EQ(precompiledPart("#include <torch/torch.h>\n#include <string>\n"
+                            "#include <vector>\n"),
+            "#include <torch/torch.h>\n");
+  // A library or C header after LibTorch stays; so do the standard headers
+  // before it.
+  EXPECT_EQ(precompiledPart("#include <vector>\n#include <torch/torch.h>\n"
+                            "#include <opencv2/opencv.hpp>\n#include <map>\n"),
+            "#include <vector>\n#include <torch/torch.h>\n"
+            "#include <opencv2/opencv.hpp>\n");
+  EXPECT_EQ(precompiledPart("#include <torch/torch.h>\n#include <math.h>\n"),
+            "#include <torch/torch.h>\n#include <math.h>\n");
+  // Standard headers alone: the first stays.
+  EXPECT_EQ(precompiledPart("#include <vector>\n#include <map>\n"),
+            "#include <vector>\n");
+  EXPECT_EQ(precompiledPart("#include <torch/torch.h>\n#include <map>"),
+            "#include <torch/torch.h>\n");
+  EXPECT_EQ(precompiledPart(""), "");
+}
+
 TEST(PreambleManifest, RoundTripsAndRejectsGarbage) {
   PreambleManifest M;
   M.Status = PreambleManifest::Usable;

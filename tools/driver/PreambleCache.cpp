@@ -203,6 +203,23 @@ std::string leadingSystemIncludes(llvm::StringRef Source) {
   });
 }
 
+std::string precompiledPart(llvm::StringRef Preamble) {
+  // Lines end in '\n' (systemPreamble); the last may not.
+  llvm::StringRef Kept = Preamble;
+  while (true) {
+    const llvm::StringRef Body = Kept.drop_back(Kept.ends_with("\n") ? 1 : 0);
+    const size_t LineStart = Body.rfind('\n');
+    if (LineStart == llvm::StringRef::npos)
+      break; // the first line stays
+    llvm::StringRef Name = Body.drop_front(LineStart + 1).trim();
+    if (!Name.consume_front("#include <") || !Name.consume_back(">") ||
+        Name.contains('/') || Name.contains('.'))
+      break;
+    Kept = Kept.take_front(LineStart + 1);
+  }
+  return Kept.str();
+}
+
 //===----------------------------------------------------------------------===//
 // Manifest
 //===----------------------------------------------------------------------===//
@@ -536,13 +553,13 @@ PreambleCache::adjust(const std::vector<std::string> &Args,
   }
   QuoteDirs.insert(QuoteDirs.end(), IDirs.begin(), IDirs.end());
   const std::string Self = normalized(*Cwd, File);
-  const std::string Includes =
+  const std::string Includes = precompiledPart(
       systemPreamble(Self, (*Buf)->getBuffer(), QuoteDirs,
                      [&](llvm::StringRef Path) -> std::optional<std::string> {
                        if (auto B = FS->getBufferForFile(Path))
                          return (*B)->getBuffer().str();
                        return std::nullopt;
-                     });
+                     }));
   if (Includes.empty()) {
     log(File, "no leading system includes");
     return Args;

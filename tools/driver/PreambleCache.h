@@ -70,6 +70,16 @@ std::string systemPreamble(
 /// systemPreamble of a file whose quoted includes are not followed.
 std::string leadingSystemIncludes(llvm::StringRef Source);
 
+/// The part of \p Preamble (systemPreamble's lines) that is precompiled:
+/// all but the standard library headers it ends with (names without a
+/// directory or an extension, as <vector>), and at least its first line.
+/// LibTorch and the other libraries are nearly all of a preamble's parse;
+/// the standard headers after them take a fraction of a second (LibTorch
+/// includes most of them already), and files that differ only in those
+/// share one PCH instead of building one each. The rest is parsed after the
+/// PCH, in the file's order.
+std::string precompiledPart(llvm::StringRef Preamble);
+
 /// What a cache entry records about the PCH it describes.
 struct PreambleManifest {
   enum StatusKind {

@@ -1,3 +1,3 @@
-#include <torch/torch.h>
 #include <no_such_header.h>
+#include <torch/torch.h>
 int f() { return 0; }
