@@ -144,8 +144,7 @@ private:
       Escaped.insert(D);
   }
   void allowModuleRef(const Expr *E) {
-    if (const auto *DRE =
-            dyn_cast<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts)))
+    if (const DeclRefExpr *DRE = peel::declRef(E))
       AllowedModuleRefs.insert(DRE);
   }
 

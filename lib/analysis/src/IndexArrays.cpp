@@ -152,13 +152,6 @@ bool containsStmt(const Stmt *Root, const Stmt *Target) {
   return Found;
 }
 
-/// The variable \p E names, through parentheses and implicit casts.
-const VarDecl *varOf(const Expr *E) {
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 namespace {
 
 /// The reference to the storage \p E reaches, through casts, pointer
@@ -256,11 +249,10 @@ bool kernelOnlyReads(const FunctionDecl *K, unsigned I) {
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       Writes = BO->isAssignmentOp() && rootOf(BO->getLHS()) == P &&
-               !isa<DeclRefExpr>(peel::peel(BO->getLHS(), peel::ParenImpCasts));
+               !peel::declRef(BO->getLHS());
     else if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      Writes =
-          UO->isIncrementDecrementOp() && rootOf(UO->getSubExpr()) == P &&
-          !isa<DeclRefExpr>(peel::peel(UO->getSubExpr(), peel::ParenImpCasts));
+      Writes = UO->isIncrementDecrementOp() && rootOf(UO->getSubExpr()) == P &&
+               !peel::declRef(UO->getSubExpr());
     else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
       Writes = OC->isAssignmentOp() && OC->getNumArgs() >= 1 &&
                rootOf(OC->getArg(0)) == P;
@@ -354,8 +346,7 @@ private:
     const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
     if (!MD || !MD->getIdentifier())
       return C;
-    const auto *Obj = dyn_cast<DeclRefExpr>(
-        peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts));
+    const DeclRefExpr *Obj = peel::declRef(MC->getImplicitObjectArgument());
     if (!Obj)
       return C;
     C.D = Obj->getDecl();
@@ -558,8 +549,7 @@ private:
             Named::options,      Named::device,      Named::get_device,
             Named::dtype,        Named::scalar_type, Named::is_cuda,
             Named::is_contiguous};
-        const auto *Obj = dyn_cast<DeclRefExpr>(
-            peel::peel(MC->getImplicitObjectArgument(), peel::ParenImpCasts));
+        const DeclRefExpr *Obj = peel::declRef(MC->getImplicitObjectArgument());
         if (Obj && Obj->getDecl() == V &&
             llvm::any_of(Shape, [&](Named N) { return hasOpName(MD, N); }))
           Accounted.insert(Obj);

@@ -226,20 +226,23 @@ bool FunctionScan::boundedDifference(const Expr *E) {
   const auto *BO = dyn_cast<BinaryOperator>(peel::peel(E, peel::Parens));
   if (!BO || BO->getOpcode() != BO_Sub)
     return false;
-  const VarDecl *I = varOf(BO->getLHS()), *S = varOf(BO->getRHS());
+  const VarDecl *I = peel::referencedVar(BO->getLHS()),
+                *S = peel::referencedVar(BO->getRHS());
   if (!I || !S || I == S)
     return false;
   auto Starts = [&](const Stmt *Init) {
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init))
       return DS->isSingleDecl() && DS->getSingleDecl() == I &&
-             varOf(I->getInit()) == S;
+             peel::referencedVar(I->getInit()) == S;
     const auto *A = dyn_cast_or_null<BinaryOperator>(Init);
-    return A && A->getOpcode() == BO_Assign && varOf(A->getLHS()) == I &&
-           varOf(A->getRHS()) == S;
+    return A && A->getOpcode() == BO_Assign &&
+           peel::referencedVar(A->getLHS()) == I &&
+           peel::referencedVar(A->getRHS()) == S;
   };
   auto StepsByOne = [&](const Expr *Inc) {
     const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-    return UO && UO->isIncrementOp() && varOf(UO->getSubExpr()) == I;
+    return UO && UO->isIncrementOp() &&
+           peel::referencedVar(UO->getSubExpr()) == I;
   };
   // `s + k` with k not loaded.
   auto StartPlusBound = [&](const Expr *X) {
@@ -247,9 +250,9 @@ bool FunctionScan::boundedDifference(const Expr *E) {
         dyn_cast<BinaryOperator>(peel::peel(X, peel::ParenImpCasts));
     if (!Add || Add->getOpcode() != BO_Add)
       return false;
-    const Expr *K = varOf(Add->getLHS()) == S   ? Add->getRHS()
-                    : varOf(Add->getRHS()) == S ? Add->getLHS()
-                                                : nullptr;
+    const Expr *K = peel::referencedVar(Add->getLHS()) == S   ? Add->getRHS()
+                    : peel::referencedVar(Add->getRHS()) == S ? Add->getLHS()
+                                                              : nullptr;
     if (!K || loadIn(K))
       return false;
     llvm::SmallPtrSet<const VarDecl *, 2> Tainted;
@@ -259,7 +262,8 @@ bool FunctionScan::boundedDifference(const Expr *E) {
   auto Caps = [&](const Expr *Cond) {
     const auto *Lt =
         dyn_cast_or_null<BinaryOperator>(peel::peel(Cond, peel::ParenImpCasts));
-    if (!Lt || Lt->getOpcode() != BO_LT || varOf(Lt->getLHS()) != I)
+    if (!Lt || Lt->getOpcode() != BO_LT ||
+        peel::referencedVar(Lt->getLHS()) != I)
       return false;
     const Expr *Hi = peel::peel(Lt->getRHS(), peel::ParenImpCasts);
     if (StartPlusBound(Hi))

@@ -120,6 +120,19 @@ const Expr *peel(const Expr *E, unsigned Set) {
   return E;
 }
 
+const DeclRefExpr *declRef(const Expr *E, unsigned Set) {
+  return dyn_cast_or_null<DeclRefExpr>(peel(E, Set));
+}
+
+const ValueDecl *referencedDecl(const Expr *E, unsigned Set) {
+  const DeclRefExpr *DRE = declRef(E, Set);
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
+const VarDecl *referencedVar(const Expr *E, unsigned Set) {
+  return dyn_cast_or_null<VarDecl>(referencedDecl(E, Set));
+}
+
 const Expr *climb(const Expr *E, unsigned Set, ParentFn Parent) {
   for (unsigned I = 0; E && I < limits::PeeledNodes; ++I) {
     const auto *P = dyn_cast_or_null<Expr>(Parent(E));

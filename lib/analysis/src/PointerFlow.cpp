@@ -101,8 +101,8 @@ Store PointerLifetime::Impl::holderOf(const Expr *LHS, unsigned Depth) const {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(LHS);
       UO && UO->getOpcode() == UO_Deref)
-    if (const auto *VD =
-            dyn_cast_or_null<ParmVarDecl>(referencedDecl(UO->getSubExpr()))) {
+    if (const auto *VD = dyn_cast_or_null<ParmVarDecl>(
+            peel::referencedDecl(UO->getSubExpr()))) {
       S.K = Store::OutParam;
       S.Holder = VD;
     }
@@ -421,10 +421,10 @@ bool PointerLifetime::Impl::usesFollowInBlock(
 
 bool PointerLifetime::Impl::isFreeOf(const Stmt *S, const VarDecl *P) const {
   if (const auto *Del = dyn_cast<CXXDeleteExpr>(S))
-    return referencedDecl(Del->getArgument()) == P;
+    return peel::referencedDecl(Del->getArgument()) == P;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     return (callFacts(Call) & op::FreesMemory) && Call->getNumArgs() == 1 &&
-           referencedDecl(peel::peel(Call->getArg(0), peel::Casts)) == P;
+           peel::referencedDecl(peel::peel(Call->getArg(0), peel::Casts)) == P;
   return false;
 }
 
@@ -440,10 +440,11 @@ bool PointerLifetime::Impl::isHandedOn(const VarDecl *Owner) const {
     if (!Moves && !Swaps)
       return;
     for (const Expr *Arg : Call->arguments())
-      if (referencedDecl(Arg) == Owner)
+      if (peel::referencedDecl(Arg) == Owner)
         Found = true;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      if (referencedDecl(MC->getImplicitObjectArgument()) == Owner && Swaps)
+      if (peel::referencedDecl(MC->getImplicitObjectArgument()) == Owner &&
+          Swaps)
         Found = true;
   });
   return Found;

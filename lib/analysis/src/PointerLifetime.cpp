@@ -50,12 +50,6 @@ const Expr *assignmentLHS(const Stmt *S, const Expr **RHS) {
   return nullptr;
 }
 
-const ValueDecl *referencedDecl(const Expr *E) {
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
-  return DRE ? DRE->getDecl() : nullptr;
-}
-
 /// \p S writes variable \p V as a whole (an assignment, or the declaration
 /// itself reached again in a loop); the value written in *RHS.
 bool definesVar(const Stmt *S, const ValueDecl *V, const Expr **RHS) {
@@ -69,7 +63,7 @@ bool definesVar(const Stmt *S, const ValueDecl *V, const Expr **RHS) {
     return false;
   }
   const Expr *LHS = assignmentLHS(S, RHS);
-  return LHS && referencedDecl(LHS) == V;
+  return LHS && peel::referencedDecl(LHS) == V;
 }
 
 /// The variable whose lifetime ends at \p E (its scope's end or its

@@ -50,8 +50,6 @@ bool sameValue(const clang::Expr *A, const clang::Expr *B);
 const clang::Expr *assignmentLHS(const clang::Stmt *S,
                                  const clang::Expr **RHS = nullptr);
 
-const clang::ValueDecl *referencedDecl(const clang::Expr *E);
-
 /// \p S writes variable \p V as a whole (an assignment, or the declaration
 /// itself reached again in a loop); the value written in *RHS.
 bool definesVar(const clang::Stmt *S, const clang::ValueDecl *V,

@@ -192,11 +192,6 @@ static const FieldDecl *fieldBehind(const Expr *E) {
   return nullptr;
 }
 
-static const VarDecl *varOf(const Expr *E) {
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E));
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 static bool isContainerMutator(const CXXMethodDecl *MD) {
   return MD && MD->getIdentifier() &&
          hasOpFact(MD->getName(), op::AnyMember, op::ContainerInsert);
@@ -362,7 +357,7 @@ private:
       markRegistered(FD, Site);
       return;
     }
-    if (const VarDecl *V = varOf(Value))
+    if (const VarDecl *V = peel::referencedVar(stripValue(Value)))
       Aliases.push_back({FD, V, Site});
   }
 
@@ -374,7 +369,7 @@ private:
       markRegistered(FD, Call);
       return;
     }
-    if (const VarDecl *V = varOf(Arg)) {
+    if (const VarDecl *V = peel::referencedVar(stripValue(Arg))) {
       RegisteredVars.insert(V);
       auto It = LoopVars.find(V);
       if (It != LoopVars.end())

@@ -274,8 +274,7 @@ QualType containerElement(QualType T) {
 /// A variable named by \p E (not a capture of a lambda: its storage is the
 /// closure's or the enclosing function's).
 const VarDecl *namedVar(const Expr *E) {
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(peel::peel(E, peel::ParenImpCasts));
+  const DeclRefExpr *DRE = peel::declRef(E);
   if (!DRE || DRE->refersToEnclosingVariableOrCapture())
     return nullptr;
   return dyn_cast<VarDecl>(DRE->getDecl());

@@ -35,9 +35,6 @@ bool nonNegative(const clang::Expr *E, const clang::ASTContext &Ctx,
 /// \p Root is or holds \p Target.
 bool containsStmt(const clang::Stmt *Root, const clang::Stmt *Target);
 
-/// The variable \p E names, through parentheses and implicit casts.
-const clang::VarDecl *varOf(const clang::Expr *E);
-
 /// Index arrays that host code makes with values kept in an index range:
 /// a local made by an index producer of the op table (arange, randperm,
 /// argsort...) or a tensor filled over its whole length from a counting

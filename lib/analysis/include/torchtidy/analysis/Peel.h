@@ -146,6 +146,19 @@ using ParentFn = llvm::function_ref<const clang::Stmt *(const clang::Stmt *)>;
 /// when its parent is no such wrapper; null for null.
 const clang::Expr *climb(const clang::Expr *E, unsigned Set, ParentFn Parent);
 
+/// The reference \p E is once the steps of \p Set are peeled (the name of a
+/// variable, a parameter, a function), else null.
+const clang::DeclRefExpr *declRef(const clang::Expr *E,
+                                  unsigned Set = ParenImpCasts);
+
+/// The declaration declRef(E, Set) names, else null.
+const clang::ValueDecl *referencedDecl(const clang::Expr *E,
+                                       unsigned Set = ParenImpCasts);
+
+/// The variable declRef(E, Set) names, else null.
+const clang::VarDecl *referencedVar(const clang::Expr *E,
+                                    unsigned Set = ParenImpCasts);
+
 /// \p ME is a member of the object the function runs on: `m` or `this->m`
 /// (`this` through parens and the implicit conversion to a base class that
 /// names a base's member). Not `other.m`, nor `p->m` of another pointer.
