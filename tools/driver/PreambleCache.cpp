@@ -738,8 +738,6 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
   M.Status = Ran ? PreambleManifest::Usable : PreambleManifest::Failed;
   if (!Ran && !Errors.First.empty())
     log(Header, "does not compile: " + Errors.First);
-  if (Ran && !reincludes(Flags, Includes, Tmp, Base, *Files))
-    M.Status = PreambleManifest::NotReincludable;
   for (const auto &[Name, IsSystem] : Inputs->Seen) {
     const std::string Path = asOpened(WorkingDir, Name);
     if (!IsSystem && Path != asOpened(WorkingDir, Header) &&
@@ -749,9 +747,14 @@ bool PreambleCache::build(const std::vector<std::string> &Flags,
     if (statInput(*FS, Path, In))
       M.Inputs.push_back(std::move(In));
   }
+  // Probed only when it would otherwise be served.
+  if (M.Status == PreambleManifest::Usable &&
+      !reincludes(Flags, Includes, Tmp, Base, *Files))
+    M.Status = PreambleManifest::NotReincludable;
   // A preamble that reads user headers is not served (their classes must
-  // be parsed and checked in each file), nor is a failed one; their entries
-  // only spare the next file the attempt.
+  // be parsed and checked in each file), nor is a failed one or one whose
+  // headers cannot be included again; their entries only spare the next
+  // file the attempt.
   if (M.Status == PreambleManifest::Usable) {
     PreambleManifest::Input Self;
     if (llvm::sys::fs::rename(Tmp, PCH) || !statInput(*FS, PCH, Self)) {
