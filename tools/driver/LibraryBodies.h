@@ -1,5 +1,4 @@
-//===--- LibraryBodies.h - The headers' bodies the parse leaves out -*- C++
-//-*-===//
+//===--- LibraryBodies.h - Header bodies the parse leaves out --*- C++ -*-===//
 //
 // Under the traversal scope the driver's parses (a file's, and its preamble's
 // PCH) leave out the function bodies of system headers that no check reads
