@@ -323,8 +323,7 @@ public:
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *DiagConsumer) override {
-    // As clang-tidy: code may test for __clang_analyzer__.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpAsClangTidy(*Invocation);
     if (Quiet)
       Invocation->getDiagnosticOpts().ShowCarets = false;
     // The process ends after its one file: leave the AST to the exit, as

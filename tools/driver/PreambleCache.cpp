@@ -220,6 +220,10 @@ std::string precompiledPart(llvm::StringRef Preamble) {
   return Kept.str();
 }
 
+void setUpAsClangTidy(clang::CompilerInvocation &Invocation) {
+  Invocation.getPreprocessorOpts().SetUpStaticAnalyzer = true;
+}
+
 //===----------------------------------------------------------------------===//
 // Manifest
 //===----------------------------------------------------------------------===//
@@ -375,9 +379,7 @@ public:
                      clang::FileManager *Files,
                      std::shared_ptr<clang::PCHContainerOperations> PCHOps,
                      clang::DiagnosticConsumer *Diags) override {
-    // clang-tidy defines __clang_analyzer__ in every file it analyses; the
-    // PCH must have been built with the same predefined macros.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpAsClangTidy(*Invocation);
     Invocation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
     Invocation->getFrontendOpts().OutputFile = Output;
     // Template instantiations the headers need are made once, here, instead
@@ -404,7 +406,7 @@ public:
                      clang::FileManager *Files,
                      std::shared_ptr<clang::PCHContainerOperations> PCHOps,
                      clang::DiagnosticConsumer *Diags) override {
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpAsClangTidy(*Invocation);
     // The probe's error is logged, not printed; nor is its count.
     Invocation->getDiagnosticOpts().ShowCarets = false;
     return FrontendActionFactory::runInvocation(std::move(Invocation), Files,

@@ -31,6 +31,7 @@
 #include <vector>
 
 namespace clang {
+class CompilerInvocation;
 class FileManager;
 } // namespace clang
 
@@ -79,6 +80,12 @@ std::string leadingSystemIncludes(llvm::StringRef Source);
 /// share one PCH instead of building one each. The rest is parsed after the
 /// PCH, in the file's order.
 std::string precompiledPart(llvm::StringRef Preamble);
+
+/// Sets in \p Invocation what the driver's parse of a file, the PCH build of
+/// its preamble and the probe of that PCH must agree on (a PCH built
+/// otherwise is refused): clang-tidy's predefines, `__clang_analyzer__`,
+/// which code may test.
+void setUpAsClangTidy(clang::CompilerInvocation &Invocation);
 
 /// What a cache entry records about the PCH it describes.
 struct PreambleManifest {
