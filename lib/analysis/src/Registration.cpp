@@ -612,33 +612,58 @@ static bool reportableHere(const CXXRecordDecl *RD) {
          });
 }
 
+/// A method or constructor of another file, as its summary says what it
+/// does to its class's members.
+struct SummarisedMethod {
+  const FunctionDecl *FD = nullptr;
+  std::string Name; ///< qualified
+  SourcePlace Defined;
+  FunctionSummary::MemberEffectsFact Effects;
+};
+
+/// \p FD's summary, when \p FD is defined in another file of the project
+/// and its summary has its member effects. Only those are kept: a whole
+/// FunctionSummary, with its optional facts, in the loops below made
+/// clang-tidy's optional-access model take 35 s of this file's lint.
+static std::optional<SummarisedMethod>
+summarisedMethod(const FunctionDecl *FD) {
+  if (!isDeclaredElsewhere(FD))
+    return std::nullopt;
+  std::optional<FunctionSummary> S =
+      ProjectSummaries::instance().lookup(FD, SummaryFact::MemberEffects);
+  if (!S || !S->MemberEffects)
+    return std::nullopt;
+  return SummarisedMethod{FD, std::move(S->Name), std::move(S->Defined),
+                          std::move(*S->MemberEffects)};
+}
+
 /// The reads of \p RD's members (\p Fields: fieldsByUSR's map of RD) in its
 /// methods of other files, from their summaries (\p Read holds those
 /// already read), added to \p Members; with \p Unknown, a method without
 /// one makes every member's reads unknown.
 static void readsElsewhere(
     const CXXRecordDecl *RD, const llvm::StringMap<const FieldDecl *> &Fields,
-    llvm::ArrayRef<std::pair<const FunctionDecl *, FunctionSummary>> Read,
+    llvm::ArrayRef<SummarisedMethod> Read,
     llvm::MapVector<const FieldDecl *, MemberFacts> &Members, bool Unknown) {
   for (const CXXMethodDecl *MD : RD->methods()) {
     if (MD->isStatic() || MD->isImplicit() || MD->isPureVirtual() ||
         MD->isDefaulted() || MD->isDeleted() || MD->hasBody() ||
         isa<CXXDestructorDecl>(MD))
       continue;
-    std::optional<FunctionSummary> S;
-    const auto *Known =
-        llvm::find_if(Read, [&](const auto &R) { return R.first == MD; });
-    if (Known != Read.end())
-      S = Known->second;
-    else if (isDeclaredElsewhere(MD))
-      S = ProjectSummaries::instance().lookup(MD, SummaryFact::MemberEffects);
-    if (!S) {
-      if (Unknown)
-        for (auto &[Field, F] : Members)
-          F.ReadsUnknown = true;
-      continue;
+    const auto *Known = llvm::find_if(
+        Read, [&](const SummarisedMethod &R) { return R.FD == MD; });
+    std::optional<SummarisedMethod> Looked;
+    if (Known == Read.end()) {
+      Looked = summarisedMethod(MD);
+      if (!Looked) {
+        if (Unknown)
+          for (auto &[Field, F] : Members)
+            F.ReadsUnknown = true;
+        continue;
+      }
     }
-    for (const FunctionSummary::MemberEffect &E : S->MemberEffects->Members) {
+    const SummarisedMethod &S = Looked ? *Looked : *Known;
+    for (const FunctionSummary::MemberEffect &E : S.Effects.Members) {
       auto *It = Members.find(Fields.lookup(E.Member));
       if (It == Members.end())
         continue;
@@ -648,42 +673,31 @@ static void readsElsewhere(
   }
 }
 
-/// The building functions \p Missing of \p RD, which have no body here,
-/// read from the project's summaries into \p Members: the members each
-/// registers and writes; the member functions it calls that have a body
-/// here are walked (\p Walker), those that have none read the same way.
-/// False when one of them has no summary (or too many are needed), or when
-/// this translation unit cannot report the class (reportableHere).
+/// The summaries of the building functions \p Missing of \p RD, which
+/// have no body here, and of the member functions they call that have none
+/// either, into \p Read; those that have a body here are walked
+/// (\p Walker). False when one of them has no summary (or too many are
+/// needed).
 static bool
-readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
-              llvm::SmallVectorImpl<const FunctionDecl *> &Walked,
-              llvm::ArrayRef<const FunctionDecl *> Missing,
-              llvm::MapVector<const FieldDecl *, MemberFacts> &Members) {
-  if (!reportableHere(RD))
-    return false;
-  ProjectSummaries &Project = ProjectSummaries::instance();
+summarisedBuilders(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
+                   llvm::SmallVectorImpl<const FunctionDecl *> &Walked,
+                   llvm::ArrayRef<const FunctionDecl *> Missing,
+                   std::vector<SummarisedMethod> &Read) {
   llvm::SmallVector<const FunctionDecl *, 4> Queue(Missing.begin(),
                                                    Missing.end());
   llvm::SmallPtrSet<const FunctionDecl *, 4> Queued(Missing.begin(),
                                                     Missing.end());
-  std::vector<std::pair<const FunctionDecl *, FunctionSummary>> Read;
   // Every question is asked, so that a second analysis has every answer.
   bool All = true;
   for (size_t Next = 0; Next < Queue.size(); ++Next) {
-    if (Next >= limits::SummarisedBuilders) {
-      All = false;
-      break;
-    }
-    const FunctionDecl *FD = Queue[Next];
-    std::optional<FunctionSummary> S;
-    if (isDeclaredElsewhere(FD))
-      S = Project.lookup(FD, SummaryFact::MemberEffects);
+    if (Next >= limits::SummarisedBuilders)
+      return false;
+    std::optional<SummarisedMethod> S = summarisedMethod(Queue[Next]);
     if (!S) {
       All = false;
       continue;
     }
-    for (const FunctionSummary::MemberEffectsFact::Call &C :
-         S->MemberEffects->Calls) {
+    for (const FunctionSummary::MemberEffectsFact::Call &C : S->Effects.Calls) {
       const CXXMethodDecl *Callee = methodByUSR(RD, C.USR, 0);
       const FunctionDecl *Def = nullptr;
       if (!Callee)
@@ -693,18 +707,34 @@ readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
       else if (Queued.insert(Callee).second)
         Queue.push_back(Callee);
     }
-    Read.emplace_back(FD, std::move(*S));
+    Read.push_back(std::move(*S));
     if (!Walker.run(Walked))
       for (const FunctionDecl *M : Walker.missing())
         if (Queued.insert(M).second)
           Queue.push_back(M);
   }
-  if (!All)
+  return All;
+}
+
+/// The building functions \p Missing of \p RD, which have no body here,
+/// read from the project's summaries into \p Members: the members each
+/// registers and writes (summarisedBuilders). False when one of them has
+/// no summary (or too many are needed), or when this translation unit
+/// cannot report the class (reportableHere).
+static bool
+readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
+              llvm::SmallVectorImpl<const FunctionDecl *> &Walked,
+              llvm::ArrayRef<const FunctionDecl *> Missing,
+              llvm::MapVector<const FieldDecl *, MemberFacts> &Members) {
+  if (!reportableHere(RD))
+    return false;
+  std::vector<SummarisedMethod> Read;
+  if (!summarisedBuilders(RD, Walker, Walked, Missing, Read))
     return false;
   llvm::StringMap<const FieldDecl *> Fields;
   fieldsByUSR(RD, 0, Fields);
-  for (const auto &[FD, S] : Read)
-    for (const FunctionSummary::MemberEffect &E : S.MemberEffects->Members) {
+  for (const SummarisedMethod &S : Read)
+    for (const FunctionSummary::MemberEffect &E : S.Effects.Members) {
       const FieldDecl *Field = Fields.lookup(E.Member);
       if (!Field)
         continue;
@@ -729,14 +759,14 @@ readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
       for (const FunctionSummary::MemberEffect::Write &W : E.Writes) {
         MemberWrite MW;
         MW.How = writeKindOf(W.How);
-        MW.Function = FD;
+        MW.Function = S.FD;
         MW.IsNull = W.Null;
         MW.Elsewhere = W.At;
         F.Writes.push_back(std::move(MW));
       }
     }
   for (auto &[Field, F] : Members)
-    for (const auto &[FD, S] : Read)
+    for (const SummarisedMethod &S : Read)
       F.BuiltElsewhere.emplace_back(S.Name, S.Defined);
   readsElsewhere(RD, Fields, Read, Members, /*Unknown=*/true);
   return true;
