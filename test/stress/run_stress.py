@@ -19,7 +19,12 @@ is kept (--keep) with a command that reproduces it.
 A batch that only runs past its own, longer timeout passes when each of its
 variants finishes alone within --timeout (the machine was busy).
 
-Usage: run_stress.py [--variants N | --full] [--seed S] [--jobs J]
+Variants are numbered from 0, and each one's seed is made of --seed and
+its number: --first K starts at variant K, so that two runs can split one
+sequence (tools/sanitize.sh runs the first 100 on the instrumented build,
+ctest's stress.mutations the 200 after them).
+
+Usage: run_stress.py [--variants N | --full] [--first K] [--seed S] [--jobs J]
                      [--batch N] [--timeout S] [--batch-timeout S]
                      [--torch-tidy PATH] [--keep DIR] [--inputs FILE...]
 """
@@ -229,6 +234,8 @@ def main():
     ap.add_argument("--variants", type=int, default=DEFAULT_VARIANTS)
     ap.add_argument("--full", action="store_true",
                     help="%d variants" % FULL_VARIANTS)
+    ap.add_argument("--first", type=int, default=0,
+                    help="the number of the first variant (default 0)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=20, help="variants per process")
@@ -254,7 +261,9 @@ def main():
     tmp = tempfile.mkdtemp(prefix="torchtidy-stress-")
     start = time.monotonic()
     variants = []
-    for i in range(args.variants):
+    if args.first < 0:
+        sys.exit("run_stress: --first %d: a variant's number is 0 or more" % args.first)
+    for i in range(args.first, args.first + args.variants):
         source = sources[i % len(sources)]
         seed = args.seed * 1000003 + i
         stem = os.path.splitext(os.path.basename(source))[0]
@@ -294,10 +303,11 @@ def main():
             print("  reproduce: %s" % v.reproduce())
         for p in problems:
             print("  " + p)
-    print("stress: %d variants of %d inputs (seed %d) in %d batches, %.1f s, "
+    print("stress: %d variants (%d to %d) of %d inputs (seed %d) in %d batches, %.1f s, "
           "slowest batch %.1f s; %d with compiler errors, %d libtorch findings; "
           "%d failing" % (
-              len(variants), len(sources), args.seed, len(batches), elapsed,
+              len(variants), args.first, args.first + len(variants) - 1, len(sources),
+              args.seed, len(batches), elapsed,
               slowest[0], broken, findings, sum(len(vs) for _, vs, _ in failures)))
     if failures:
         print("failing variants kept in " + keep)
