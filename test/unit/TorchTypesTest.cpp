@@ -143,6 +143,8 @@ TEST(TorchTypes, ClassesOfTheTable) {
     struct dim3 {};
     extern "C++" { struct CUstream_st {}; }
   )cpp");
+  // The mock's classes and libstdc++'s are looked up too.
+  wholeTranslationUnit(*AST);
   EXPECT_TRUE(isClass(findClass(*AST, "c10::Device"), KnownClass::Device));
   EXPECT_FALSE(isClass(findClass(*AST, "other::Device"), KnownClass::Device));
   // The mock declares at::TensorOptions (the row's second scope; LibTorch's
