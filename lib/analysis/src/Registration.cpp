@@ -624,7 +624,7 @@ struct SummarisedMethod {
 /// \p FD's summary, when \p FD is defined in another file of the project
 /// and its summary has its member effects. Only those are kept: a whole
 /// FunctionSummary, with its optional facts, in the loops below made
-/// clang-tidy's optional-access model take 35 s of this file's lint.
+/// clang-tidy's optional-access model take 23.7 s of this file's 26 s lint.
 static std::optional<SummarisedMethod>
 summarisedMethod(const FunctionDecl *FD) {
   if (!isDeclaredElsewhere(FD))
