@@ -627,7 +627,8 @@ struct IndexGuardFinder::Impl {
                         return make(IndexOrigin::Safe, IndexOrigin::Literal,
                                     C.Call);
                       return make(IndexOrigin::Unsafe, IndexOrigin::Computed,
-                                  C.Call, nullptr, "tensor");
+                                  C.Call, nullptr,
+                                  torchCalleeName(C.Call).str());
                     })
             .caseOf(facts(op::Concatenates),
                     [](const OpCall &C, Impl &I, Point P) -> R {
