@@ -158,6 +158,30 @@ TEST(FunctionContext, TranslationUnitAnalysesOnePerConfiguration) {
   EXPECT_EQ(ConfiguredAnalysis::Made, 2);
 }
 
+// An analysis of the translation unit with no configuration.
+struct PlainAnalysis {
+  static int Made;
+  explicit PlainAnalysis(ASTContext &) { ++Made; }
+  PlainAnalysis(const PlainAnalysis &) = delete;
+  PlainAnalysis &operator=(const PlainAnalysis &) = delete;
+};
+int PlainAnalysis::Made = 0;
+
+TEST(FunctionContext, TranslationUnitAnalysisWithoutConfiguration) {
+  auto AST = build();
+  FunctionContexts &Contexts = FunctionContexts::of(AST->getASTContext());
+  PlainAnalysis::Made = 0;
+  auto const &One = Contexts.analysis<PlainAnalysis>();
+  EXPECT_EQ(&One, &Contexts.analysis<PlainAnalysis>());
+  EXPECT_EQ(PlainAnalysis::Made, 1);
+  // Another translation unit has its own.
+  auto Other = build();
+  EXPECT_NE(
+      &One,
+      &FunctionContexts::of(Other->getASTContext()).analysis<PlainAnalysis>());
+  EXPECT_EQ(PlainAnalysis::Made, 2);
+}
+
 TEST(FunctionContext, PositionsDominatorsAndParents) {
   auto AST = build();
   ASTContext &Ctx = AST->getASTContext();

@@ -34,6 +34,7 @@
 
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -187,11 +188,28 @@ public:
     return static_cast<Of &>(*TUAnalyses.back().second).Value;
   }
 
+  /// The translation unit's analysis \p T that has no configuration (T
+  /// constructible from the ASTContext alone): one, shared by every check
+  /// and analysis that asks.
+  template <typename T> T &analysis() { return analysis<T>(NoConfig{}); }
+
 private:
+  /// The configuration of an analysis that has none.
+  struct NoConfig {
+    bool operator==(const NoConfig &) const { return true; }
+  };
+
   template <typename T, typename ConfigT>
   struct TUAnalysisOf final : detail::AnalysisSlot {
     TUAnalysisOf(clang::ASTContext &Ctx, const ConfigT &Config)
-        : Config(Config), Value(Ctx, Config) {}
+        : Config(Config), Value(make(Ctx, Config)) {}
+    // A prvalue, so T need not be movable.
+    static T make(clang::ASTContext &Ctx, const ConfigT &Config) {
+      if constexpr (std::is_same_v<ConfigT, NoConfig>)
+        return T(Ctx);
+      else
+        return T(Ctx, Config);
+    }
     ConfigT Config;
     T Value;
   };
