@@ -2,6 +2,7 @@
 
 #include "UnregisteredMemberCheckBase.h"
 #include "SourceText.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/UserCode.h"
@@ -89,9 +90,10 @@ void UnregisteredMemberCheckBase::check(
     return;
   Context = Result.Context;
 
-  torchtidy::ModuleRegistration Registration;
   // Building code of another file is read from the project's summaries.
-  const bool Complete = Registration.analyze(RD, /*FollowSummaries=*/true);
+  const torchtidy::ModuleRegistration &Registration =
+      torchtidy::registrationOf(RD, /*FollowSummaries=*/true);
+  const bool Complete = Registration.complete();
   for (const auto &[Field, Facts] : Registration.members()) {
     if (Facts.Registered) {
       RegisteredSomewhere.insert(Field);
@@ -118,16 +120,15 @@ void UnregisteredMemberCheckBase::check(
 }
 
 void UnregisteredMemberCheckBase::onEndOfTranslationUnit() {
-  std::optional<torchtidy::MemberUses> Uses;
   for (const Candidate &C : Candidates) {
     if (RegisteredSomewhere.count(C.Field))
       continue;
-    if (Context) {
-      if (!Uses)
-        Uses.emplace(*Context);
-      if (harmlessByUse(C.Field, C.Facts, *Uses))
-        continue;
-    }
+    // One count of the unit's member reads, shared by both registration
+    // checks.
+    if (Context && harmlessByUse(C.Field, C.Facts,
+                                 torchtidy::FunctionContexts::of(*Context)
+                                     .analysis<torchtidy::MemberUses>()))
+      continue;
     report(C.Field, C.Owner, C.Facts);
   }
   Context = nullptr;

@@ -180,6 +180,38 @@ TEST(Registration, DependentBaseInClassTemplate) {
   EXPECT_FALSE((*A)["plain"].Registered);
 }
 
+TEST(Registration, SharedPerClassAndTranslationUnit) {
+  auto A = analyse(R"cpp(
+    struct NetImpl : torch::nn::Module {
+      NetImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+      torch::nn::Linear fc{nullptr};
+      torch::Tensor mask;
+    };
+    struct OpaqueImpl : torch::nn::Module {
+      OpaqueImpl();
+      torch::Tensor w;
+    };
+  )cpp");
+  ASSERT_TRUE(A->RD);
+  // The same object for every asker, with what analyze found.
+  const ModuleRegistration &R = registrationOf(A->RD);
+  EXPECT_EQ(&R, &registrationOf(A->RD));
+  EXPECT_TRUE(R.complete());
+  EXPECT_EQ(R.complete(), A->Complete);
+  ASSERT_EQ(R.members().size(), A->R.members().size());
+  EXPECT_TRUE(R.members().find(findField(A->RD, "fc"))->second.Registered);
+  EXPECT_FALSE(R.members().find(findField(A->RD, "mask"))->second.Registered);
+  // Following summaries is another analysis.
+  EXPECT_NE(&R, &registrationOf(A->RD, /*FollowSummaries=*/true));
+  // A constructor with no body here: incomplete, and asked once too.
+  const clang::CXXRecordDecl *Opaque = findClass(*A->AST, "OpaqueImpl");
+  ASSERT_TRUE(Opaque);
+  const ModuleRegistration &O = registrationOf(Opaque);
+  EXPECT_FALSE(O.complete());
+  EXPECT_EQ(&O, &registrationOf(Opaque));
+  EXPECT_FALSE(registrationOf(nullptr).complete());
+}
+
 TEST(Registration, RecognisesRegistrationExpressions) {
   auto AST = parse(R"cpp(
     struct M : torch::nn::Module {

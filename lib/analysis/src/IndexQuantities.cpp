@@ -383,8 +383,8 @@ Quantity IndexRangeAnalysis::Impl::memberDim(const FieldDecl *Field,
   const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
   if (!RD || !isTensorType(Field->getType()))
     return {};
-  ModuleRegistration Reg;
-  if (!Reg.analyze(RD))
+  const ModuleRegistration &Reg = registrationOf(RD);
+  if (!Reg.complete())
     return {};
   const auto *It = Reg.members().find(Field);
   if (It == Reg.members().end())
@@ -555,8 +555,8 @@ TableSize IndexRangeAnalysis::Impl::tableOf(const FunctionDecl *FD,
     const auto *RD = dyn_cast<CXXRecordDecl>(V->Field->getParent());
     if (!RD)
       return T;
-    ModuleRegistration Reg;
-    if (!Reg.analyze(RD))
+    const ModuleRegistration &Reg = registrationOf(RD);
+    if (!Reg.complete())
       return T;
     const auto *It = Reg.members().find(V->Field);
     if (It == Reg.members().end())

@@ -174,8 +174,8 @@ embeddingRows(const Expr *ModuleExpr, ASTContext &Ctx) {
   const auto *RD = dyn_cast<CXXRecordDecl>(V->Field->getParent());
   if (!RD)
     return std::nullopt;
-  ModuleRegistration Reg;
-  if (!Reg.analyze(RD))
+  const ModuleRegistration &Reg = registrationOf(RD);
+  if (!Reg.complete())
     return std::nullopt;
   const auto *It = Reg.members().find(V->Field);
   std::optional<std::pair<int64_t, const Expr *>> Rows;

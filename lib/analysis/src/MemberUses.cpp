@@ -186,8 +186,8 @@ static UserModuleState stateOf(const CXXRecordDecl *RD, unsigned Depth) {
   for (const FieldDecl *F : RD->fields())
     if (classifyMemberType(F->getType()).K != MemberClass::None)
       return UserModuleState::Stateful;
-  ModuleRegistration Reg;
-  if (!Reg.analyze(RD))
+  const ModuleRegistration &Reg = registrationOf(RD);
+  if (!Reg.complete())
     return UserModuleState::NotVisible;
   // Any registration at all, stored in a member or not, and any test of
   // the training mode in its methods.

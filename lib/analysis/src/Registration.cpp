@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/Registration.h"
 #include "RegistrationImpl.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -15,6 +16,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <memory>
 
 using namespace clang;
 using torchtidy::registration::countReads;
@@ -774,6 +777,12 @@ readSummaries(const CXXRecordDecl *RD, BuildingCodeWalker &Walker,
 
 bool ModuleRegistration::analyze(const CXXRecordDecl *RD,
                                  bool FollowSummaries) {
+  Complete = walkBuildingCode(RD, FollowSummaries);
+  return Complete;
+}
+
+bool ModuleRegistration::walkBuildingCode(const CXXRecordDecl *RD,
+                                          bool FollowSummaries) {
   Members.clear();
   Walked.clear();
   if (!RD || !RD->hasDefinition())
@@ -837,6 +846,43 @@ bool ModuleRegistration::analyze(const CXXRecordDecl *RD,
     LaterWriteWalker(Members, Def).TraverseStmt(Def->getBody());
   }
   return true;
+}
+
+namespace {
+/// The module classes' registrations of one translation unit, each
+/// analysed on first use (registrationOf).
+class Registrations {
+public:
+  Registrations(ASTContext &, bool FollowSummaries)
+      : FollowSummaries(FollowSummaries) {}
+
+  const ModuleRegistration &of(const CXXRecordDecl *RD) {
+    if (auto It = ByClass.find(RD); It != ByClass.end())
+      return *It->second;
+    // Analysed before it goes into the map, which an analysis that asks for
+    // another class's registration may grow.
+    auto Made = std::make_unique<ModuleRegistration>();
+    Made->analyze(RD, FollowSummaries);
+    return *ByClass.try_emplace(RD, std::move(Made)).first->second;
+  }
+
+private:
+  bool FollowSummaries;
+  llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistration>>
+      ByClass;
+};
+} // namespace
+
+const ModuleRegistration &registrationOf(const CXXRecordDecl *RD,
+                                         bool FollowSummaries) {
+  static const ModuleRegistration None;
+  if (!RD)
+    return None;
+  // The definition's analysis is every redeclaration's.
+  const CXXRecordDecl *Key = RD->hasDefinition() ? RD->getDefinition() : RD;
+  return FunctionContexts::of(RD->getASTContext())
+      .analysis<Registrations>(FollowSummaries)
+      .of(Key);
 }
 
 std::optional<MethodMemberEffects> memberEffects(const CXXMethodDecl *MD) {

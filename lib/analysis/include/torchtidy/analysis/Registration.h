@@ -121,10 +121,23 @@ public:
     return Walked;
   }
 
+  /// What the last analyze returned.
+  bool complete() const { return Complete; }
+
 private:
+  bool walkBuildingCode(const clang::CXXRecordDecl *RD, bool FollowSummaries);
+
   llvm::MapVector<const clang::FieldDecl *, MemberFacts> Members;
   llvm::SmallVector<const clang::FunctionDecl *, 4> Walked;
+  bool Complete = false;
 };
+
+/// \p RD's ModuleRegistration, analysed (with \p FollowSummaries) once per
+/// translation unit and shared by every analysis and check that asks: the
+/// table sizes of IndexRanges ask it for each member they read, the
+/// registration checks for each module class.
+const ModuleRegistration &registrationOf(const clang::CXXRecordDecl *RD,
+                                         bool FollowSummaries = false);
 
 /// What one method (or constructor) of a module class does to the tensor
 /// and submodule members of its object, as its translation unit shows it:
