@@ -316,4 +316,26 @@ TEST(TorchOps, TorchNamespacesByTheOutermost) {
   EXPECT_FALSE(inTorchNamespace(nullptr));
 }
 
+TEST(TorchOps, InPlaceTensorMethodsByTheirName) {
+  // Each member call's callee and whether it is one.
+  auto Kinds = describeCalls(
+      "struct Mine { void add_(); };\n", "torch::Tensor x, Mine m",
+      "x.clamp_(0, 1); x.index_put_({x}, 0); x.clamp(0, 1); m.add_(); "
+      "x.size(0);",
+      [](clang::ASTUnit &, const clang::CallExpr *Call) {
+        const auto *MC = llvm::dyn_cast<clang::CXXMemberCallExpr>(Call);
+        if (!MC)
+          return std::string();
+        const clang::CXXMethodDecl *MD = MC->getMethodDecl();
+        return MD->getParent()->getName().str() + "::" + MD->getName().str() +
+               (isInPlaceTensorMethod(MD) ? " in-place" : " other");
+      });
+  llvm::sort(Kinds);
+  EXPECT_EQ(Kinds, (std::vector<std::string>{
+                       "Mine::add_ other", "Tensor::clamp other",
+                       "Tensor::clamp_ in-place", "Tensor::index_put_ in-place",
+                       "TensorBase::size other"}));
+  EXPECT_FALSE(isInPlaceTensorMethod(nullptr));
+}
+
 } // namespace

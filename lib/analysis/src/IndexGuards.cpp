@@ -293,8 +293,7 @@ struct IndexGuardFinder::Impl {
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (isTensorMethod(MD) && MD->getIdentifier() &&
-          MD->getName().ends_with("_")) {
+      if (isInPlaceTensorMethod(MD)) {
         if (auto V = directVariable(MC->getImplicitObjectArgument())) {
           addEvent(B, {Event::Write, *V, Index, S});
           if (isBoundingCall(MC, callFacts(MC)))

@@ -394,6 +394,11 @@ bool isTensorMethod(const CXXMethodDecl *MD) {
   return isClass(RD, {KnownClass::Tensor, KnownClass::TensorBase});
 }
 
+bool isInPlaceTensorMethod(const CXXMethodDecl *MD) {
+  return isTensorMethod(MD) && MD->getIdentifier() &&
+         MD->getName().ends_with("_");
+}
+
 llvm::StringRef torchCalleeName(const CallExpr *Call) {
   if (!Call)
     return "";

@@ -623,6 +623,12 @@ bool inTorchNamespace(const clang::Decl *D, bool OrCaffe2 = false);
 /// \p MD is a method of `at::Tensor` (or `at::TensorBase`).
 bool isTensorMethod(const clang::CXXMethodDecl *MD);
 
+/// \p MD is an in-place method of `at::Tensor` by LibTorch's convention,
+/// a name that ends with an underscore (`add_`, `clamp_`, `index_put_`):
+/// it writes the tensor it is called on, whether the table has its row or
+/// not.
+bool isInPlaceTensorMethod(const clang::CXXMethodDecl *MD);
+
 /// The name of the LibTorch function or Tensor method \p Call calls, or ""
 /// when it calls something else.
 llvm::StringRef torchCalleeName(const clang::CallExpr *Call);
