@@ -1,6 +1,7 @@
 //===--- FunctionContext.cpp - One function's CFG, shared -----------------===//
 
 #include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -132,12 +133,9 @@ const Stmt *FunctionContext::mutationOf(const Expr *E) {
   // builds its preamble without the headers' function bodies, the driver
   // with them. A non-const reference counts as a change whatever the body,
   // so that every frontend answers alike.
-  const Expr *Arg = E;
+  const Expr *Arg = peel::climb(E, peel::Parens,
+                                [this](const Stmt *S) { return parentOf(S); });
   const Stmt *Parent = parentOf(Arg);
-  while (const auto *Paren = dyn_cast_or_null<ParenExpr>(Parent)) {
-    Arg = Paren;
-    Parent = parentOf(Paren);
-  }
   return boundToMutableReference(Arg, Parent) ? Parent : nullptr;
 }
 
