@@ -151,6 +151,21 @@ def libtorch_release(prefix):
     return "%s.%s" % (m[0].group(1), m[1].group(1)) if all(m) else ""
 
 
+def missing_packages(names):
+    """The Debian packages of \p names that dpkg says are not installed;
+    None when dpkg cannot be asked (not a Debian system)."""
+    if not names:
+        return []
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Status}\\n"] + list(names),
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    installed = {line.split()[0] for line in out.splitlines()
+                 if line.endswith("install ok installed")}
+    return [n for n in names if n not in installed]
+
+
 def analysed_tus(project, release):
     """The project's TUs that the LibTorch release under test can parse: a TU
     marked "libtorch": "2" needs a 2.x release."""
@@ -511,6 +526,16 @@ def main():
 
     with open(args.projects) as f:
         config = json.load(f)
+    # The headers the projects include: without them a TU fails to parse,
+    # and a run would report compile errors where the set has findings.
+    missing = missing_packages(config.get("packages", []))
+    if missing is None:
+        print("run.py: cannot ask dpkg whether the projects' header packages are installed "
+              "(%s); TUs may fail to parse" % " ".join(config["packages"]), file=sys.stderr)
+    elif missing:
+        sys.exit("run.py: the projects include headers of packages that are not installed: "
+                 "%s\n  apt-get install %s\n(bench/realcode/README.md, Running it)"
+                 % (" ".join(missing), " ".join(missing)))
     projects = config["projects"]
     names = [p["name"] for p in projects]
     for n in args.project:
