@@ -3,6 +3,8 @@
 #ifndef TORCHTIDY_TEST_UNIT_ASTFIXTURE_H
 #define TORCHTIDY_TEST_UNIT_ASTFIXTURE_H
 
+#include "torchtidy/analysis/UserCode.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -94,19 +96,14 @@ withMockPCH(const std::string &Language,
 /// driver's traversal scope limits them to user code: a walk of the whole
 /// translation unit would deserialise all of the mock's PCH for each
 /// snippet (the suite took 169 s so, 46 to 52 s with it). Implicit
-/// instantiations, which Sema also hands over as top-level declarations,
-/// are reached through their templates and stay out, as in the driver
-/// (FastRun.cpp). A test about the mock's own declarations calls
+/// instantiations stay out, as in the driver (isImplicitInstantiation). A
+/// test about the mock's own declarations calls
 /// wholeTranslationUnit.
 inline void snippetScope(clang::ASTUnit &AST) {
   std::vector<clang::Decl *> Scope;
-  for (auto It = AST.top_level_begin(); It != AST.top_level_end(); ++It) {
-    const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(*It);
-    if (FD &&
-        FD->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation)
-      continue;
-    Scope.push_back(*It);
-  }
+  for (auto It = AST.top_level_begin(); It != AST.top_level_end(); ++It)
+    if (!isImplicitInstantiation(*It))
+      Scope.push_back(*It);
   AST.getASTContext().setTraversalScope(Scope);
 }
 

@@ -115,7 +115,7 @@ public:
       ++Seen;
       // The checks' own notion of user code (UserCode.h), so that the scope
       // holds exactly what they would analyse.
-      if (torchtidy::isUserDecl(D) && !isImplicitInstantiation(D))
+      if (torchtidy::isUserDecl(D) && !torchtidy::isImplicitInstantiation(D))
         Scope.push_back(D);
     }
     return true;
@@ -136,20 +136,6 @@ public:
   }
 
 private:
-  /// Sema hands each function template instantiation to the consumer as a
-  /// top-level declaration too (for code generation). A whole-TU traversal
-  /// reaches it from its template, or not at all (a generic lambda's call
-  /// operator), so it stays out of the scope, as in clangd.
-  static bool isImplicitInstantiation(const Decl *D) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      return FD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
-    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
-      return RD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
-    if (const auto *VD = dyn_cast<VarDecl>(D))
-      return VD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
-    return false;
-  }
-
   std::string File;
   bool SkipBodies = false;
   std::vector<Decl *> Scope;

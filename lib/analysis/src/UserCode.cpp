@@ -24,6 +24,16 @@ bool isUserDecl(const Decl *D) {
          isUserCode(D->getLocation(), D->getASTContext().getSourceManager());
 }
 
+bool isImplicitInstantiation(const Decl *D) {
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    return FD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+    return RD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return VD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+  return false;
+}
+
 bool isSkippableLibraryBody(const Decl *D) {
   const FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
   if (!FD || isUserDecl(FD) || FD->isTemplated())

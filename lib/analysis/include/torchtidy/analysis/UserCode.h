@@ -30,6 +30,13 @@ bool isUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM);
 /// The declaration's location is user code.
 bool isUserDecl(const clang::Decl *D);
 
+/// \p D is an implicit instantiation of a function, class or variable
+/// template. Sema hands a function's to the consumer as a top-level
+/// declaration too (for code generation); a whole-TU traversal reaches it
+/// from its template, or not at all (a generic lambda's call operator), so a
+/// traversal scope leaves it out, as clangd's does.
+bool isImplicitInstantiation(const clang::Decl *D);
+
 /// No check or analysis reads the body of function \p D, so that a parse may
 /// leave it out (FrontendOptions::SkipFunctionBodies: the driver does when
 /// every check is a libtorch-* one, tools/driver/FastRun.cpp): \p D is
