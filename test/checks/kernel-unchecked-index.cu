@@ -86,7 +86,32 @@ void scatter_cpu(const torch::Tensor &src, const torch::Tensor &index,
   }
 }
 
+// Through LibTorch's packed accessors: the index and the table are both
+// accessors of the kernel's tensors.
+__global__ void gather_accessors(at::PackedTensorAccessor32<float, 1> table,
+                                 at::PackedTensorAccessor32<int64_t, 1> index,
+                                 at::PackedTensorAccessor32<float, 1> out,
+                                 int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = table[index[i]];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'table[index[i]]' indexes 'table' with 'index[i]', a value read from 'index', and nothing bounds it in a kernel
+  // CHECK-MESSAGES: :[[@LINE-2]]:20: note: the index value is read here from 'index', a parameter of the kernel that holds a pointer to them
+}
+
 // --- Not reported.
+
+// A class of the user's is not one of LibTorch's accessors, whatever its
+// name: its operator[] may check the index it is given.
+struct CheckedTensorAccessor {
+  __device__ float operator[](int64_t i) const;
+};
+__global__ void gather_own_accessor(CheckedTensorAccessor table,
+                                    const int64_t *index, float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = table[index[i]];
+}
 
 // Offsets from threadIdx, blockIdx and loop counters (the grid-stride loop).
 __global__ void scale(const float *in, float *out, float f, int64_t n) {

@@ -3,6 +3,7 @@
 #include "KernelIndexLoadsImpl.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/Attr.h"
@@ -166,9 +167,9 @@ void FunctionScan::visitAccess(const Stmt *S,
 }
 
 bool FunctionScan::isAccessor(const Expr *E) {
-  const CXXRecordDecl *RD =
-      ignoreCasts(E)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->getIdentifier() && RD->getName().contains("TensorAccessor");
+  return isClass(namedRecord(ignoreCasts(E)->getType()),
+                 {KnownClass::TensorAccessor,
+                  KnownClass::GenericPackedTensorAccessor});
 }
 
 bool FunctionScan::inLoop(const Expr *E) {

@@ -224,6 +224,9 @@ private:
 
   void visitAccess(const clang::Stmt *S, std::vector<UncheckedIndexLoad> &Out);
 
+  /// \p E is a LibTorch accessor (at::TensorAccessor,
+  /// at::GenericPackedTensorAccessor and its PackedTensorAccessor32/64
+  /// aliases), whose operator[] reads the tensor's memory.
   static bool isAccessor(const clang::Expr *E);
 
   /// Host code is analysed inside loops only.

@@ -108,9 +108,20 @@ namespace c10 {
 void set_default_dtype(caffe2::TypeMeta dtype);
 } // namespace c10
 
+// c10/macros/Macros.h: what host and device code may both call.
+#if defined(__CUDA__)
+#define C10_HOST_DEVICE __attribute__((host)) __attribute__((device))
+#else
+#define C10_HOST_DEVICE
+#endif
+
 namespace at {
 // ATen/core/TensorAccessor.h: what accessor<T, N>() and
 // packed_accessor32/64<T, N>() give, holding the tensor's data pointer.
+// Their operator[] gives an accessor of one dimension fewer, and the
+// element itself in the last dimension (LibTorch specialises N == 1; here
+// the element is given for every N, which is what a one-dimensional
+// accessor does).
 template <typename T> struct DefaultPtrTraits {
   typedef T *PtrType;
 };
@@ -124,6 +135,7 @@ class TensorAccessor {
 public:
   TensorAccessor(T *data, const int64_t *sizes, const int64_t *strides);
   T *data();
+  C10_HOST_DEVICE T &operator[](index_t i) const;
 };
 template <typename T, size_t N,
           template <typename U> class PtrTraits = DefaultPtrTraits,
@@ -131,6 +143,7 @@ template <typename T, size_t N,
 class GenericPackedTensorAccessor {
 public:
   T *data();
+  C10_HOST_DEVICE T &operator[](index_t i) const;
   // What a kernel receives instead of a Tensor.
   typename PtrTraits<T>::PtrType data_;
   index_t sizes_[N];
