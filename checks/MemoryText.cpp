@@ -2,6 +2,8 @@
 
 #include "MemoryText.h"
 #include "torchtidy/analysis/TensorStorage.h"
+#include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -119,10 +121,16 @@ std::string freshName(std::string Wanted, const FunctionDecl *FD) {
 }
 
 std::string tensorTypeSpelling(const ASTContext &Ctx) {
-  auto &Idents = const_cast<ASTContext &>(Ctx).Idents;
-  const bool HasTorch =
-      !Ctx.getTranslationUnitDecl()->lookup(&Idents.get("torch")).empty();
-  return HasTorch ? "torch::Tensor" : "at::Tensor";
+  // The C++ frontend's namespace, where torch::Tensor aliases at::Tensor.
+  constexpr llvm::StringLiteral Frontend = "torch";
+  const torchtidy::ClassRow &Tensor =
+      torchtidy::classRows()[static_cast<unsigned>(
+          torchtidy::KnownClass::Tensor)];
+  const bool HasFrontend =
+      torchtidy::lookupQualified(const_cast<ASTContext &>(Ctx), "", Frontend);
+  return ((HasFrontend ? llvm::StringRef(Frontend) : Tensor.Scope) +
+          "::" + Tensor.Name)
+      .str();
 }
 
 } // namespace clang::tidy::libtorch

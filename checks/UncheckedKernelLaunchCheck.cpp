@@ -6,6 +6,7 @@
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/ProjectSummaries.h"
 #include "torchtidy/analysis/TorchOps.h"
+#include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
 #include "utils/OptionsUtils.h"
 
@@ -30,6 +31,8 @@ llvm::StringRef currentStreamName() {
       torchtidy::firstOpWith(torchtidy::op::CurrentStream)->Name;
   return Name;
 }
+/// The namespace a fix-it names it in, and the header that declares it there.
+constexpr llvm::StringLiteral CurrentStreamScope = "at::cuda";
 constexpr const char *CurrentStreamHeader = "<ATen/cuda/CUDAContext.h>";
 
 const char *dimensionName(unsigned Dim) {
@@ -38,14 +41,8 @@ const char *dimensionName(unsigned Dim) {
 
 /// at::cuda's currentStreamName() is declared in the translation unit.
 bool declaresCurrentStream(ASTContext &Ctx) {
-  for (NamedDecl *At :
-       Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get("at")))
-    if (auto *NS = dyn_cast<NamespaceDecl>(At))
-      for (NamedDecl *Cuda : NS->lookup(&Ctx.Idents.get("cuda")))
-        if (auto *CudaNS = dyn_cast<NamespaceDecl>(Cuda))
-          if (!CudaNS->lookup(&Ctx.Idents.get(currentStreamName())).empty())
-            return true;
-  return false;
+  return torchtidy::lookupQualified(Ctx, CurrentStreamScope,
+                                    currentStreamName()) != nullptr;
 }
 
 } // namespace
@@ -315,7 +312,7 @@ void UncheckedKernelLaunchCheck::reportStream(
         << !Kernel.empty() << Kernel << Null;
     const CallExpr *Config = Site.Launch->getConfig();
     const std::string CurrentStream =
-        ("at::cuda::" + currentStreamName() + "()").str();
+        (CurrentStreamScope + "::" + currentStreamName() + "()").str();
     bool Fixed = false;
     if (!Config) {
       // No configuration to fix.

@@ -15,6 +15,7 @@
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Lex/Preprocessor.h"
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -639,6 +641,54 @@ TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
     }
     EXPECT_TRUE(Found) << Row.Base.str() << "::" << Row.Method.str()
                        << " not found";
+  }
+}
+
+// Each dtype row (TorchDtypes.def) is an enumerator of c10::ScalarType
+// whose C++ type (c10::impl::ScalarTypeToCPPType) has the row's size, and
+// its spelling names a constant of torch:: with the enumerator's value.
+TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
+  ASTContext &Ctx = AST->getASTContext();
+  const auto *ScalarType =
+      dyn_cast_or_null<EnumDecl>(lookupClass(Ctx, KnownClass::ScalarType));
+  ASSERT_TRUE(ScalarType);
+  const auto *ToCpp = dyn_cast_or_null<ClassTemplateDecl>(
+      lookupQualified(Ctx, "c10::impl", "ScalarTypeToCPPType"));
+  ASSERT_TRUE(ToCpp);
+  for (const DtypeRow &Row : dtypeRows()) {
+    const EnumConstantDecl *Enumerator = nullptr;
+    for (const EnumConstantDecl *E : ScalarType->enumerators())
+      if (E->getName() == Row.Name)
+        Enumerator = E;
+    if (!Enumerator) {
+      ADD_FAILURE() << "c10::ScalarType::" << Row.Name.str()
+                    << " is not declared in LibTorch " << Version;
+      continue;
+    }
+    const llvm::APSInt &Value = Enumerator->getInitVal();
+    std::optional<CharUnits> Size;
+    for (const ClassTemplateSpecializationDecl *Spec :
+         ToCpp->specializations()) {
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      if (Args.size() != 1 || Args[0].getKind() != TemplateArgument::Integral ||
+          !llvm::APSInt::isSameValue(Args[0].getAsIntegral(), Value))
+        continue;
+      for (const NamedDecl *ND : Spec->lookup(&Ctx.Idents.get("type")))
+        if (const auto *Alias = dyn_cast<TypedefNameDecl>(ND))
+          Size = Ctx.getTypeSizeInChars(Alias->getUnderlyingType());
+    }
+    ASSERT_TRUE(Size) << "no ScalarTypeToCPPType<" << Row.Name.str() << ">";
+    EXPECT_EQ(Size->getQuantity(), Row.Bytes) << Row.Name.str();
+    if (Row.Spelling.empty())
+      continue;
+    const auto [Scope, Name] = Row.Spelling.rsplit("::");
+    const auto *Constant =
+        dyn_cast_or_null<VarDecl>(lookupQualified(Ctx, Scope, Name));
+    ASSERT_TRUE(Constant) << Row.Spelling.str() << " is not declared";
+    const APValue *Evaluated = Constant->evaluateValue();
+    ASSERT_TRUE(Evaluated && Evaluated->isInt()) << Row.Spelling.str();
+    EXPECT_TRUE(llvm::APSInt::isSameValue(Evaluated->getInt(), Value))
+        << Row.Spelling.str() << " is not " << Row.Name.str();
   }
 }
 

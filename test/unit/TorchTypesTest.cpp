@@ -172,6 +172,42 @@ TEST(TorchTypes, ClassesOfTheTable) {
   EXPECT_FALSE(isClass(nullptr, KnownClass::Tensor));
 }
 
+// What a translation unit declares, found as a qualified name would be:
+// through an inline namespace, a using-directive and a using-declaration,
+// and nothing where a namespace or the name is missing. A table class is looked
+// up in each of its row's scopes; a row of any namespace is not looked up.
+TEST(TorchTypes, LookupInTheTranslationUnit) {
+  auto AST = parse(R"cpp(
+    namespace lib { inline namespace v1 { namespace gpu { int stream(); } } }
+    namespace lib { struct Tensor {}; }
+    namespace base { constexpr int kOne = 1; struct Holder {}; }
+    namespace api { using namespace base; using base::Holder; }
+  )cpp");
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::NamedDecl *Stream = lookupQualified(Ctx, "lib::gpu", "stream");
+  ASSERT_TRUE(Stream);
+  EXPECT_TRUE(llvm::isa<clang::FunctionDecl>(Stream));
+  EXPECT_FALSE(lookupQualified(Ctx, "lib::gpu", "event"));
+  EXPECT_FALSE(lookupQualified(Ctx, "lib::cpu", "stream"));
+  EXPECT_FALSE(lookupQualified(Ctx, "lib::gpu::stream", "x"));
+  EXPECT_TRUE(llvm::isa_and_nonnull<clang::NamespaceDecl>(
+      lookupQualified(Ctx, "", "torch")));
+  // `api::kOne` through the using-directive, `api::Holder` through the
+  // using-declaration: base's own declarations.
+  const clang::NamedDecl *One = lookupQualified(Ctx, "api", "kOne");
+  ASSERT_TRUE(One);
+  EXPECT_TRUE(hasQualifiedName(One, "kOne", {"base"}));
+  EXPECT_TRUE(hasQualifiedName(lookupQualified(Ctx, "api", "Holder"), "Holder",
+                               {"base"}));
+  const clang::NamedDecl *Tensor = lookupClass(Ctx, KnownClass::Tensor);
+  ASSERT_TRUE(Tensor);
+  EXPECT_TRUE(isClass(Tensor, KnownClass::Tensor));
+  // The mock declares at::TensorOptions, the row's second scope.
+  EXPECT_TRUE(isClass(lookupClass(Ctx, KnownClass::TensorOptions),
+                      KnownClass::TensorOptions));
+  EXPECT_FALSE(lookupClass(Ctx, KnownClass::Scalar));
+}
+
 } // namespace
 
 // One device-literal parser for every device model; HIP counts as CUDA.

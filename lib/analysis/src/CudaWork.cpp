@@ -225,19 +225,6 @@ DeviceClass classifyDevice(const Expr *E) { return classify(E, 0); }
 
 //===--- CUDA work --------------------------------------------------------===//
 
-/// Declared in a `cuda` namespace of LibTorch: at::cuda, c10::cuda,
-/// torch::cuda.
-static bool inTorchCudaNamespace(const Decl *D) {
-  if (!inTorchNamespace(D))
-    return false;
-  for (const DeclContext *DC = D->getDeclContext();
-       DC && !DC->isTranslationUnit(); DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
-        NS && !NS->isInline() && NS->getIdentifier() && NS->getName() == "cuda")
-      return true;
-  return false;
-}
-
 /// cudaMemcpy, cudaMalloc, cuMemcpyHtoD...: C functions at global scope
 /// (the op table's CUDA runtime families).
 static bool isCudaRuntimeCall(const CallExpr *Call, const FunctionDecl *FD) {

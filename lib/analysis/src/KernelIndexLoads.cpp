@@ -167,9 +167,9 @@ void FunctionScan::visitAccess(const Stmt *S,
 }
 
 bool FunctionScan::isAccessor(const Expr *E) {
-  return isClass(namedRecord(ignoreCasts(E)->getType()),
-                 {KnownClass::TensorAccessor,
-                  KnownClass::GenericPackedTensorAccessor});
+  return isClass(
+      namedRecord(ignoreCasts(E)->getType()),
+      {KnownClass::TensorAccessor, KnownClass::GenericPackedTensorAccessor});
 }
 
 bool FunctionScan::inLoop(const Expr *E) {

@@ -465,15 +465,8 @@ const Expr *KernelLaunchAnalysis::firstOtherStream() {
 bool KernelLaunchAnalysis::usesLibTorch() {
   if (P->UsesTorch.has_value())
     return P->UsesTorch.value_or(false);
-  bool Uses = false;
-  ASTContext &Ctx = P->Ctx;
-  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
-  for (NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
-    if (auto *NS = dyn_cast<NamespaceDecl>(ND))
-      for (NamedDecl *Inner :
-           NS->lookup(&Ctx.Idents.get(className(KnownClass::Tensor))))
-        if (isa<CXXRecordDecl>(Inner))
-          Uses = true;
+  const bool Uses =
+      isa_and_nonnull<CXXRecordDecl>(lookupClass(P->Ctx, KnownClass::Tensor));
   P->UsesTorch = Uses;
   return Uses;
 }

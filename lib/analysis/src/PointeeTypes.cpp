@@ -15,26 +15,6 @@ namespace torchtidy {
 
 namespace {
 
-/// c10::ScalarType as memory (c10/core/ScalarType.h,
-/// AT_FORALL_SCALAR_TYPES_WITH_COMPLEX; the fixed-width names of
-/// torch/types.h where there is one).
-const Dtype Dtypes[] = {
-    {"Byte", 1, Dtype::Integer, "torch::kUInt8", "uint8"},
-    {"Char", 1, Dtype::Integer, "torch::kInt8", "int8"},
-    {"Short", 2, Dtype::Integer, "torch::kInt16", "int16"},
-    {"Int", 4, Dtype::Integer, "torch::kInt32", "int32"},
-    {"Long", 8, Dtype::Integer, "torch::kInt64", "int64"},
-    {"Half", 2, Dtype::Floating, "torch::kFloat16", "float16"},
-    {"Float", 4, Dtype::Floating, "torch::kFloat32", "float32"},
-    {"Double", 8, Dtype::Floating, "torch::kFloat64", "float64"},
-    {"ComplexHalf", 4, Dtype::Complex, "", "complex32"},
-    {"ComplexFloat", 8, Dtype::Complex, "torch::kComplexFloat", "complex64"},
-    {"ComplexDouble", 16, Dtype::Complex, "torch::kComplexDouble",
-     "complex128"},
-    {"Bool", 1, Dtype::Bool, "torch::kBool", "bool"},
-    {"BFloat16", 2, Dtype::Floating, "torch::kBFloat16", "bfloat16"},
-};
-
 bool isDeviceValue(QualType T) {
   return isDeviceClass(T) || isDeviceTypeEnum(T);
 }
@@ -176,7 +156,7 @@ bool recordOfOnly(const CXXRecordDecl *RD, const Dtype &D,
 } // namespace
 
 std::optional<Dtype> dtypeNamed(llvm::StringRef Name) {
-  for (const Dtype &D : Dtypes)
+  for (const Dtype &D : dtypeRows())
     if (D.Name == Name)
       return D;
   return std::nullopt;

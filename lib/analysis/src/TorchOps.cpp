@@ -57,6 +57,12 @@ const NamedOpRow NamedOpRows[] = {
 #include "torchtidy/analysis/TorchOps.def"
 };
 
+const DtypeRow DtypeRows[] = {
+#define TORCHTIDY_DTYPE(Name, Bytes, Kind, Spelling, Pretty)                   \
+  {#Name, Bytes, DtypeRow::Kind, Spelling, Pretty},
+#include "torchtidy/analysis/TorchDtypes.def"
+};
+
 const ClassRow ClassRows[] = {
 #define TORCHTIDY_CLASS(Name, Scope, Origin)                                   \
   {#Name, Scope, ClassOrigin::Origin},
@@ -110,6 +116,7 @@ llvm::ArrayRef<ModuleRow> moduleRows() { return ModuleRows; }
 llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
 llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
 llvm::ArrayRef<ClassRow> classRows() { return ClassRows; }
+llvm::ArrayRef<DtypeRow> dtypeRows() { return DtypeRows; }
 llvm::ArrayRef<OpFamilyRow> opFamilyRows() { return OpFamilyRows; }
 llvm::ArrayRef<ParamRow> paramRows() { return ParamRows; }
 llvm::ArrayRef<MacroRow> macroRows() { return MacroRows; }
@@ -383,6 +390,17 @@ bool inTorchNamespace(const Decl *D, bool OrCaffe2) {
   const StringRef Name = Top->getName();
   return Name == "at" || Name == "c10" || Name == "torch" ||
          (OrCaffe2 && Name == "caffe2");
+}
+
+bool inTorchCudaNamespace(const Decl *D) {
+  if (!inTorchNamespace(D))
+    return false;
+  for (const DeclContext *DC = D->getDeclContext();
+       DC && !DC->isTranslationUnit(); DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && !NS->isInline() && NS->getIdentifier() && NS->getName() == "cuda")
+      return true;
+  return false;
 }
 
 bool isTorchFunction(const FunctionDecl *FD) { return inTorchNamespace(FD); }

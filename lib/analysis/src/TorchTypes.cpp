@@ -4,6 +4,7 @@
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/TorchOps.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -114,6 +115,60 @@ bool inNamespaceOf(const NamedDecl *D, KnownClass C) {
 
 bool isClass(const NamedDecl *D, std::initializer_list<KnownClass> Cs) {
   return llvm::any_of(Cs, [&](KnownClass C) { return isClass(D, C); });
+}
+
+/// What qualified lookup of \p Name in \p DC finds ([namespace.qual]): the
+/// namespace's own members (an inline namespace's are its parent's too),
+/// else those of the namespaces its using-directives nominate, through
+/// using-declarations to what they name; null for none.
+static const NamedDecl *
+lookupIn(const DeclContext *DC, DeclarationName Name,
+         llvm::SmallPtrSetImpl<const DeclContext *> &Seen) {
+  if (!DC || !Seen.insert(DC->getPrimaryContext()).second)
+    return nullptr;
+  const auto Found = DC->lookup(Name);
+  for (const NamedDecl *ND : Found)
+    if (!isa<BaseUsingDecl>(ND)) // the shadow of a using-declaration is here
+      return ND->getUnderlyingDecl();
+  if (!Found.empty())
+    return Found.front();
+  for (const UsingDirectiveDecl *UD : DC->using_directives())
+    if (const NamedDecl *ND = lookupIn(UD->getNominatedNamespace(), Name, Seen))
+      return ND;
+  return nullptr;
+}
+
+const NamedDecl *lookupQualified(ASTContext &Ctx, llvm::StringRef Scope,
+                                 llvm::StringRef Name) {
+  const DeclContext *DC = Ctx.getTranslationUnitDecl();
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  if (!Scope.empty())
+    Scope.split(Parts, "::");
+  for (const llvm::StringRef Part : Parts) {
+    llvm::SmallPtrSet<const DeclContext *, 4> Seen;
+    DC = dyn_cast_or_null<NamespaceDecl>(
+        lookupIn(DC, &Ctx.Idents.get(Part), Seen));
+    if (!DC)
+      return nullptr;
+  }
+  llvm::SmallPtrSet<const DeclContext *, 4> Seen;
+  return lookupIn(DC, &Ctx.Idents.get(Name), Seen);
+}
+
+const NamedDecl *lookupClass(ASTContext &Ctx, KnownClass C) {
+  const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
+  if (S.Anywhere)
+    return nullptr;
+  const auto Declared = [&](llvm::StringRef Scope) -> const NamedDecl * {
+    const NamedDecl *ND = lookupQualified(Ctx, Scope, S.Name);
+    return isClass(ND, C) ? ND : nullptr;
+  };
+  if (S.Global)
+    return Declared("");
+  for (const auto &Namespaces : S.Namespaces)
+    if (const NamedDecl *ND = Declared(llvm::join(Namespaces, "::")))
+      return ND;
+  return nullptr;
 }
 
 bool isDataExample(QualType T) { return isDataExample(namedRecord(T)); }

@@ -12,6 +12,7 @@
 #define TORCHTIDY_ANALYSIS_POINTEETYPES_H
 
 #include "torchtidy/analysis/TensorStorage.h"
+#include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -21,19 +22,8 @@
 
 namespace torchtidy {
 
-/// A dtype as memory.
-struct Dtype {
-  enum Kind : unsigned char { Bool, Integer, Floating, Complex };
-  /// The c10::ScalarType enumerator: "Float", "Double", "Long"...
-  llvm::StringRef Name;
-  unsigned Bytes = 0;
-  Kind K = Floating;
-  /// How a fix-it spells it: "torch::kFloat64"; "" when LibTorch has no
-  /// constant of that name in torch::.
-  llvm::StringRef Spelling;
-  /// How a message names it: "float64", "int32", "uint8".
-  llvm::StringRef Pretty;
-};
+/// A dtype as memory: its row of the op table (TorchDtypes.def).
+using Dtype = DtypeRow;
 
 /// The dtype of c10::ScalarType enumerator \p Name, if LibTorch 1.13 has it
 /// (quantized types are not modelled).

@@ -550,6 +550,20 @@ struct ParamRow {
   llvm::StringRef Name;
 };
 
+/// One TORCHTIDY_DTYPE row (TorchDtypes.def): a dtype as memory.
+struct DtypeRow {
+  enum Kind : unsigned char { Bool, Integer, Floating, Complex };
+  /// The c10::ScalarType enumerator: "Float", "Double", "Long"...
+  llvm::StringRef Name;
+  unsigned Bytes = 0;
+  Kind K = Floating;
+  /// How a fix-it spells it: "torch::kFloat64"; "" when LibTorch has no
+  /// constant of that name in torch::.
+  llvm::StringRef Spelling;
+  /// How a message names it: "float64", "int32", "uint8".
+  llvm::StringRef Pretty;
+};
+
 /// One TORCHTIDY_CLASS row.
 struct ClassRow {
   llvm::StringRef Name;
@@ -582,6 +596,7 @@ llvm::ArrayRef<ModuleRow> moduleRows();
 llvm::ArrayRef<DataHookRow> dataHookRows();
 llvm::ArrayRef<NamedOpRow> namedOpRows();
 llvm::ArrayRef<ClassRow> classRows();
+llvm::ArrayRef<DtypeRow> dtypeRows();
 llvm::ArrayRef<OpFamilyRow> opFamilyRows();
 llvm::ArrayRef<ParamRow> paramRows();
 llvm::ArrayRef<MacroRow> macroRows();
@@ -619,6 +634,11 @@ bool isTorchFunction(const clang::FunctionDecl *FD);
 /// outermost namespace but inline ones), or `caffe2` too with \p OrCaffe2
 /// (caffe2::TypeMeta, what a tensor's dtype() is).
 bool inTorchNamespace(const clang::Decl *D, bool OrCaffe2 = false);
+
+/// \p D is declared in LibTorch (inTorchNamespace) inside a namespace named
+/// `cuda` at any depth: at::cuda, c10::cuda, torch::cuda,
+/// torch::jit::fuser::cuda.
+bool inTorchCudaNamespace(const clang::Decl *D);
 
 /// \p MD is a method of `at::Tensor` (or `at::TensorBase`).
 bool isTensorMethod(const clang::CXXMethodDecl *MD);

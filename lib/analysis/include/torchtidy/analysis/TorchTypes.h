@@ -21,6 +21,7 @@
 #include <optional>
 
 namespace clang {
+class ASTContext;
 class SourceManager;
 } // namespace clang
 
@@ -46,6 +47,21 @@ bool inNamespaceOf(const clang::NamedDecl *D, KnownClass C);
 /// \p D is one of the classes \p Cs (`{KnownClass::map,
 /// KnownClass::unordered_map}`).
 bool isClass(const clang::NamedDecl *D, std::initializer_list<KnownClass> Cs);
+
+/// What the translation unit declares as \p Name in namespace \p Scope
+/// (`::`-separated, outermost first; "" the global namespace), found as
+/// qualified lookup of `Scope::Name` finds it (inline namespaces' members,
+/// then the namespaces using-directives nominate; through a
+/// using-declaration, what it names), else null: whether a header is
+/// included already.
+const clang::NamedDecl *lookupQualified(clang::ASTContext &Ctx,
+                                        llvm::StringRef Scope,
+                                        llvm::StringRef Name);
+
+/// The translation unit's declaration of TORCHTIDY_CLASS row \p C, looked
+/// up in each of its scopes, else null (also for a row of any namespace,
+/// "*").
+const clang::NamedDecl *lookupClass(clang::ASTContext &Ctx, KnownClass C);
 
 /// The user's `T::forward(ctx, args...)` that a call of
 /// `torch::autograd::Function<T>::apply(args...)` (\p Callee) runs: its
