@@ -213,6 +213,33 @@ std::string climbedFromX(const std::string &Code, unsigned Set) {
   return Top->getStmtClassName();
 }
 
+// One written functional cast, its subexpression peeled with the set; what
+// is no functional cast stays (parentheses included), and a cast under the
+// cast stays too.
+TEST(Peel, UnderOneFunctionalCast) {
+  const auto Under = [](const std::string &Code, unsigned Set) {
+    auto AST = parse(Code);
+    const clang::Expr *Returned = AST ? returnedBy(*AST) : nullptr;
+    if (!Returned)
+      return std::string("<no return in f>");
+    const clang::Expr *E =
+        peel::underFunctionalCast(peel::peel(Returned, peel::Compiler), Set);
+    return std::string(E->getStmtClassName());
+  };
+  EXPECT_EQ(Under("long f(int x) { return long(x); }", peel::Implicit),
+            "DeclRefExpr");
+  EXPECT_EQ(Under("long f(int x) { return long(long(x)); }", peel::Implicit),
+            "CXXFunctionalCastExpr");
+  EXPECT_EQ(Under("long f(int x) { return long((x)); }", peel::Implicit),
+            "ParenExpr");
+  EXPECT_EQ(Under("long f(long x) { return x; }", peel::Implicit),
+            "DeclRefExpr");
+  EXPECT_EQ(Under("long f(int x) { return static_cast<long>(x); }",
+                  peel::Implicit),
+            "CXXStaticCastExpr");
+  EXPECT_EQ(peel::underFunctionalCast(nullptr, peel::Implicit), nullptr);
+}
+
 TEST(Peel, ClimbIsPeelUpwards) {
   // Up through the parens and the conversion to the copy's argument, and
   // with the copy step to the returned construction.

@@ -281,10 +281,8 @@ const Expr *cudaEvidence(const Expr *E, const FunctionDecl *Within,
   if (const auto *UO = dyn_cast<UnaryOperator>(Bare);
       UO && UO->getOpcode() == UO_Deref)
     return cudaEvidence(UO->getSubExpr(), Within, Depth + 1, S);
-  const Expr *Inner = Bare;
-  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Inner))
-    Inner = peel::peel(FC->getSubExpr(), peel::Implicit);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
+  const Expr *Inner = peel::underFunctionalCast(Bare, peel::Implicit);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Inner);
       CE && CE->getNumArgs() >= 1 && carriesDevice(CE->getArg(0)->getType()))
     return cudaEvidence(CE->getArg(0), Within, Depth + 1, S);
   return nullptr;

@@ -33,9 +33,8 @@ const Expr *unwrap(const Expr *E) {
 /// The construction under a functional cast (`torch::Device(kCUDA, 0)` is a
 /// CXXTemporaryObjectExpr, `torch::Device(kCUDA)` a cast around one).
 const CXXConstructExpr *writtenConstruction(const Expr *E) {
-  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = peel::peel(FC->getSubExpr(), peel::Implicit);
-  return dyn_cast<CXXConstructExpr>(E);
+  return dyn_cast_or_null<CXXConstructExpr>(
+      peel::underFunctionalCast(E, peel::Implicit));
 }
 
 /// The device-valued expression a device argument is spelled with: through

@@ -112,9 +112,8 @@ std::optional<std::pair<int64_t, const Expr *>>
 rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > limits::HelperDepth)
     return std::nullopt;
-  E = peel::peel(E, peel::TensorValue);
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    E = peel::peel(Cast->getSubExpr(), peel::TensorValue);
+  E = peel::underFunctionalCast(peel::peel(E, peel::TensorValue),
+                                 peel::TensorValue);
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
       return rowsOfConstruction(Call->getArg(1), Ctx, Depth + 1);

@@ -133,6 +133,12 @@ const VarDecl *referencedVar(const Expr *E, unsigned Set) {
   return dyn_cast_or_null<VarDecl>(referencedDecl(E, Set));
 }
 
+const Expr *underFunctionalCast(const Expr *E, unsigned Set) {
+  if (const auto *FC = dyn_cast_or_null<CXXFunctionalCastExpr>(E))
+    return peel(FC->getSubExpr(), Set);
+  return E;
+}
+
 const Expr *climb(const Expr *E, unsigned Set, ParentFn Parent) {
   for (unsigned I = 0; E && I < limits::PeeledNodes; ++I) {
     const auto *P = dyn_cast_or_null<Expr>(Parent(E));

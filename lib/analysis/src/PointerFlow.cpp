@@ -181,7 +181,8 @@ Store PointerLifetime::Impl::climb(const Expr *E, Carried M,
       return Out;
     }
     if (isa<Expr>(P) && peel::peelOne(cast<Expr>(P), peel::Converted) == Cur) {
-      Cur = P;
+      Cur = peel::climb(cast<Expr>(P), peel::Converted,
+                        [this](const Stmt *S) { return parent(S); });
       continue;
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {

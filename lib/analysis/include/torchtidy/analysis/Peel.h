@@ -137,6 +137,13 @@ const clang::Expr *peel(const clang::Expr *E, unsigned Set);
 /// \p E without one wrapper of a step in \p Set; \p E when none applies.
 const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
 
+/// What a written functional cast `T(x)` is made of: \p E's subexpression
+/// peeled with \p Set when \p E is one (the construction under
+/// `torch::Device(kCUDA)`, the holder's under `Embedding(...)`); \p E when
+/// it is none. One cast, where peel with FunctionalCasts in its set would
+/// peel a run of them.
+const clang::Expr *underFunctionalCast(const clang::Expr *E, unsigned Set);
+
 /// A statement's parent (a ParentMap's, the ASTContext's), null at the top.
 using ParentFn = llvm::function_ref<const clang::Stmt *(const clang::Stmt *)>;
 
