@@ -234,9 +234,9 @@ TEST(Peel, UnderOneFunctionalCast) {
             "ParenExpr");
   EXPECT_EQ(Under("long f(long x) { return x; }", peel::Implicit),
             "DeclRefExpr");
-  EXPECT_EQ(Under("long f(int x) { return static_cast<long>(x); }",
-                  peel::Implicit),
-            "CXXStaticCastExpr");
+  EXPECT_EQ(
+      Under("long f(int x) { return static_cast<long>(x); }", peel::Implicit),
+      "CXXStaticCastExpr");
   EXPECT_EQ(peel::underFunctionalCast(nullptr, peel::Implicit), nullptr);
 }
 
