@@ -113,7 +113,7 @@ rowsOfConstruction(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > limits::HelperDepth)
     return std::nullopt;
   E = peel::underFunctionalCast(peel::peel(E, peel::TensorValue),
-                                 peel::TensorValue);
+                                peel::TensorValue);
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isRegistrationCall(Call) && Call->getNumArgs() >= 2)
       return rowsOfConstruction(Call->getArg(1), Ctx, Depth + 1);

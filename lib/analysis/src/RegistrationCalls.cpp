@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "torchtidy/analysis/Registration.h"
 #include "RegistrationImpl.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
+#include "torchtidy/analysis/Registration.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 #include "torchtidy/analysis/UserCode.h"
