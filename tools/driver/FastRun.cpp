@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -145,22 +146,30 @@ private:
 
 /// After the checks (so that it knows what they asked the project about),
 /// summarises the translation unit for the project's other files
-/// (ProjectSummaries.h), as JSON text into \p Into.
+/// (ProjectSummaries.h), as JSON text into \p Into. --cache-verbose logs
+/// how long it took (the checks' own times are --enable-check-profile's).
 class SummaryConsumer : public ASTConsumer {
 public:
-  explicit SummaryConsumer(std::string &Into) : Into(Into) {}
+  SummaryConsumer(std::string &Into, std::string File)
+      : Into(Into), File(std::move(File)) {}
 
   void HandleTranslationUnit(ASTContext &Context) override {
+    const auto Start = std::chrono::steady_clock::now();
     torchtidy::TranslationUnitSummary S = torchtidy::summarizeTranslationUnit(
         Context, torchtidy::limits::SummaryCallDepth);
     S.Asked = torchtidy::ProjectSummaries::instance().takeAsked();
     Into.clear();
     llvm::raw_string_ostream OS(Into);
     OS << llvm::json::Value(toJSON(S));
+    const std::chrono::duration<double> Took =
+        std::chrono::steady_clock::now() - Start;
+    logLine(llvm::formatv("project summary: {0:f3} s", Took.count()).str(),
+            File);
   }
 
 private:
   std::string &Into;
+  std::string File;
 };
 
 /// Whether every check enabled for a file is one of ours, by the file's
@@ -374,7 +383,8 @@ private:
       if (OnlyOurs)
         Consumers.push_back(std::make_unique<SummaryConsumer>(
             Parent.Record ? Parent.Record->Summary
-                          : fastRunSummary().UnitSummary));
+                          : fastRunSummary().UnitSummary,
+            File.str()));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
 
