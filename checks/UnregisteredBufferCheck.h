@@ -7,8 +7,8 @@
 
 namespace clang::tidy::libtorch {
 
-/// Finds tensor data members of a torch::nn::Module subclass that are never
-/// registered with register_buffer or register_parameter.
+/// Finds tensor data members of a `torch::nn::Module` subclass that are never
+/// registered with `register_buffer` or `register_parameter`.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unregistered-buffer.md

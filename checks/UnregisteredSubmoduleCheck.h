@@ -7,8 +7,8 @@
 
 namespace clang::tidy::libtorch {
 
-/// Finds submodule members of a torch::nn::Module subclass that never go
-/// through register_module.
+/// Finds submodule members of a `torch::nn::Module` subclass that never go
+/// through `register_module`.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/unregistered-submodule.md

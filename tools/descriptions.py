@@ -8,7 +8,8 @@ the pre-commit hook (.pre-commit-hooks.yaml), it ends the GitHub Action's
 (action.yml), and CMake puts it in the Debian package's description.
 
 Each row's summary is the first paragraph of the check's header comment and
-of its docs page; --check fails where one of them says otherwise, and where
+of its docs page, Markdown's code quotes included; --write writes it there
+where it is stale, --check fails where one of them says otherwise, and where
 the README's table of checks lacks a check's row, has one of no check, or
 links another page.
 
@@ -16,13 +17,15 @@ Usage: tools/descriptions.py --sentence   print the sentence
        tools/descriptions.py --check      fail if a YAML file, a check's header
                                           or docs page, or the README's table
                                           says otherwise
-       tools/descriptions.py --write      rewrite the YAML files' descriptions
+       tools/descriptions.py --write      rewrite the YAML files' descriptions and
+                                          the stale summaries of headers and pages
 """
 
 import argparse
 import os
 import re
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A row: its class, name, and the string literals after the name (the finds
@@ -65,36 +68,78 @@ def summaries(root=ROOT):
 
 
 def words(text):
-    """The words of text, one space apart, without Markdown's code quotes (a
-    page writes `register_module` where Checks.def's plain text cannot)."""
-    return " ".join(text.replace("`", "").split())
+    """The words of text, one space apart (how a paragraph wraps is not what
+    it says)."""
+    return " ".join(text.split())
 
 
-def header_summary(path, cls):
-    """The doc comment's first paragraph above `class Cls` in a check's header."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+def header_paragraph(lines, cls):
+    """The line range [start, end) of the doc comment's first paragraph above
+    `class Cls` in a check's header, else None."""
     at = next((i for i, l in enumerate(lines) if l.startswith("class %s " % cls)), None)
     if at is None:
         return None
     start = at
     while start > 0 and lines[start - 1].startswith("///"):
         start -= 1
-    para = []
-    for l in lines[start:at]:
-        body = l[3:].strip()
-        if not body:
-            break
-        para.append(body)
-    return words(" ".join(para))
+    end = start
+    while end < at and lines[end][3:].strip():
+        end += 1
+    return start, end
+
+
+def header_summary(path, cls):
+    """The doc comment's first paragraph above `class Cls` in a check's header."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    span = header_paragraph(lines, cls)
+    if span is None:
+        return None
+    return words(" ".join(l[3:] for l in lines[span[0]:span[1]]))
+
+
+# A page's paragraphs: the text between blank lines.
+PARAGRAPH = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|$))+")
+
+
+def docs_paragraph(text):
+    """The match of the first paragraph after a docs page's heading, else None."""
+    paras = list(PARAGRAPH.finditer(text))
+    return paras[1] if len(paras) > 1 else None
 
 
 def docs_summary(path):
     """The first paragraph after a docs page's heading."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    paras = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
-    return words(paras[1]) if len(paras) > 1 else None
+    m = docs_paragraph(text)
+    return words(m.group(0)) if m else None
+
+
+def write_summary(root, rel, cls, summary):
+    """Rewrites the first paragraph of a header's doc comment or of a docs
+    page (rel) as the summary, wrapped to 80 columns; false where the file has
+    no such paragraph."""
+    path = os.path.join(root, rel)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if rel.endswith(".h"):
+        lines = text.split("\n")
+        span = header_paragraph(lines, cls)
+        if span is None:
+            return False
+        wrapped = ["/// " + l for l in textwrap.wrap(summary, 76, break_on_hyphens=False,
+                                                     break_long_words=False)]
+        text = "\n".join(lines[:span[0]] + wrapped + lines[span[1]:])
+    else:
+        m = docs_paragraph(text)
+        if m is None:
+            return False
+        wrapped = textwrap.fill(summary, 80, break_on_hyphens=False, break_long_words=False)
+        text = text[:m.start()] + wrapped + "\n" + text[m.end():]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return True
 
 
 def docs_page(name):
@@ -105,7 +150,7 @@ def docs_page(name):
 
 def summary_mismatches(root=ROOT):
     """Where a check's header comment or docs page does not open with its
-    Checks.def summary: (file, has, want)."""
+    Checks.def summary: (file, has, want, class)."""
     out = []
     for cls, name, summary in summaries(root):
         want = words(summary)
@@ -114,7 +159,7 @@ def summary_mismatches(root=ROOT):
         for rel, has in ((header, header_summary(os.path.join(root, header), cls)),
                          (page, docs_summary(os.path.join(root, page)))):
             if has != want:
-                out.append((rel, has, want))
+                out.append((rel, has, want, cls))
     return out
 
 
@@ -193,7 +238,10 @@ def main():
             stale += 1
     # The summary is written in Checks.def; each header's comment and each
     # docs page opens with it (SARIF reads it from Checks.def).
-    for rel, has, want in summary_mismatches(a.root):
+    for rel, has, want, cls in summary_mismatches(a.root):
+        if a.write and write_summary(a.root, rel, cls, want):
+            print("descriptions: wrote %s" % rel)
+            continue
         print("descriptions: %s does not open with its Checks.def summary:\n  has:  %s\n"
               "  want: %s" % (rel, has, want), file=sys.stderr)
         stale += 1

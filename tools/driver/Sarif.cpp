@@ -168,7 +168,9 @@ private:
     const llvm::StringRef Summary = libtorchCheckSummary(Check);
     std::string Help;
     if (!Summary.empty()) {
+      // Checks.def writes Markdown's code quotes; plain text has none.
       Help = Summary.str();
+      Help.erase(std::remove(Help.begin(), Help.end(), '`'), Help.end());
       if (!Opts.LibTorchDocsBase.empty())
         Rule["helpUri"] = Opts.LibTorchDocsBase +
                           Check.drop_front(strlen("libtorch-")).str() + ".md";
@@ -182,7 +184,10 @@ private:
                           Module.str() + "/" + Rest.str() + ".html";
     }
     Rule["shortDescription"] = Object{{"text", Help}};
-    Rule["help"] = Object{{"text", Help}};
+    Object HelpText{{"text", Help}};
+    if (!Summary.empty())
+      HelpText["markdown"] = Summary.str();
+    Rule["help"] = std::move(HelpText);
     Rule["defaultConfiguration"] =
         Object{{"level",
                 L == clang::tooling::Diagnostic::Error ? "error" : "warning"}};
