@@ -21,7 +21,8 @@
 //                              visits only declarations outside system
 //                              headers (clang-tidy 22's default)
 //   --cache-verbose            say what the caches and the traversal scope
-//                              do for each file
+//                              do for each file, and how long its project
+//                              summary took
 //   --no-summaries             a project run does not link the files'
 //                              summaries (docs/summaries.md)
 // The first five run the files in worker processes (this same driver, one
