@@ -121,13 +121,17 @@ std::string freshName(std::string Wanted, const FunctionDecl *FD) {
 }
 
 std::string tensorTypeSpelling(const ASTContext &Ctx) {
-  // The C++ frontend's namespace, where torch::Tensor aliases at::Tensor.
+  // The C++ frontend's namespace, where torch::Tensor names at::Tensor
+  // (torch/types.h's `using namespace at`). ATen's headers alone declare a
+  // namespace torch too (torch::jit), without it.
   constexpr llvm::StringLiteral Frontend = "torch";
   const torchtidy::ClassRow &Tensor =
       torchtidy::classRows()[static_cast<unsigned>(
           torchtidy::KnownClass::Tensor)];
-  const bool HasFrontend =
-      torchtidy::lookupQualified(const_cast<ASTContext &>(Ctx), "", Frontend);
+  const bool HasFrontend = torchtidy::isClass(
+      torchtidy::lookupQualified(const_cast<ASTContext &>(Ctx), Frontend,
+                                 Tensor.Name),
+      torchtidy::KnownClass::Tensor);
   return ((HasFrontend ? llvm::StringRef(Frontend) : Tensor.Scope) +
           "::" + Tensor.Name)
       .str();

@@ -35,7 +35,8 @@ std::string opName(const Expr *Op);
 std::string freshName(std::string Wanted, const FunctionDecl *FD);
 
 /// How the code names the tensor type: torch::Tensor, or at::Tensor where
-/// the translation unit has no namespace torch.
+/// `torch::Tensor` names nothing in the translation unit (a file of ATen
+/// alone).
 std::string tensorTypeSpelling(const ASTContext &Ctx);
 
 } // namespace clang::tidy::libtorch
