@@ -75,7 +75,9 @@ def words(text):
 
 def header_paragraph(lines, cls):
     """The line range [start, end) of the doc comment's first paragraph above
-    `class Cls` in a check's header, else None."""
+    `class Cls` in a check's header, else None: also where the comment opens
+    with an empty line or has no empty line after the paragraph (the rest
+    of the comment would go with it)."""
     at = next((i for i, l in enumerate(lines) if l.startswith("class %s " % cls)), None)
     if at is None:
         return None
@@ -85,6 +87,8 @@ def header_paragraph(lines, cls):
     end = start
     while end < at and lines[end][3:].strip():
         end += 1
+    if end == start or end == at:
+        return None
     return start, end
 
 
@@ -102,10 +106,21 @@ def header_summary(path, cls):
 PARAGRAPH = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|$))+")
 
 
+# A line that starts a Markdown block of its own (a list, a quote, a code
+# fence, a heading), which may follow a paragraph without an empty line.
+BLOCK_START = re.compile(r"^\s*(?:[-*+>#]|\d+[.)]|```|~~~)", re.M)
+
+
 def docs_paragraph(text):
-    """The match of the first paragraph after a docs page's heading, else None."""
+    """The match of the first paragraph after a docs page's heading, else None:
+    also where the page does not open with its heading, or where a list, a
+    quote, a code block or a heading runs into the paragraph."""
     paras = list(PARAGRAPH.finditer(text))
-    return paras[1] if len(paras) > 1 else None
+    if len(paras) < 2 or not paras[0].group(0).startswith("# "):
+        return None
+    if BLOCK_START.search(paras[1].group(0)):
+        return None
+    return paras[1]
 
 
 def docs_summary(path):
