@@ -645,8 +645,10 @@ TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
 }
 
 // Each dtype row (TorchDtypes.def) is an enumerator of c10::ScalarType
-// whose C++ type (c10::impl::ScalarTypeToCPPType) has the row's size, and
-// its spelling names a constant of torch:: with the enumerator's value.
+// whose C++ type (c10::impl::ScalarTypeToCPPType) has the row's size and
+// kind (bool; an integer; a floating type, c10::Half or c10::BFloat16;
+// c10::complex), and its spelling names a constant of torch:: with the
+// enumerator's value; a row without a spelling has no torch::k<Name>.
 TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
   ASTContext &Ctx = AST->getASTContext();
   const auto *ScalarType =
@@ -667,6 +669,7 @@ TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
     }
     const llvm::APSInt &Value = Enumerator->getInitVal();
     std::optional<CharUnits> Size;
+    std::optional<DtypeRow::Kind> Kind;
     for (const ClassTemplateSpecializationDecl *Spec :
          ToCpp->specializations()) {
       const TemplateArgumentList &Args = Spec->getTemplateArgs();
@@ -674,13 +677,29 @@ TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
           !llvm::APSInt::isSameValue(Args[0].getAsIntegral(), Value))
         continue;
       for (const NamedDecl *ND : Spec->lookup(&Ctx.Idents.get("type")))
-        if (const auto *Alias = dyn_cast<TypedefNameDecl>(ND))
-          Size = Ctx.getTypeSizeInChars(Alias->getUnderlyingType());
+        if (const auto *Alias = dyn_cast<TypedefNameDecl>(ND)) {
+          const QualType T = Alias->getUnderlyingType().getCanonicalType();
+          Size = Ctx.getTypeSizeInChars(T);
+          const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+          if (T->isBooleanType())
+            Kind = DtypeRow::Bool;
+          else if (T->isIntegerType())
+            Kind = DtypeRow::Integer;
+          else if (T->isRealFloatingType() ||
+                   isClass(RD, {KnownClass::Half, KnownClass::BFloat16}))
+            Kind = DtypeRow::Floating;
+          else if (isClass(RD, KnownClass::complex))
+            Kind = DtypeRow::Complex;
+        }
     }
     ASSERT_TRUE(Size) << "no ScalarTypeToCPPType<" << Row.Name.str() << ">";
     EXPECT_EQ(Size->getQuantity(), Row.Bytes) << Row.Name.str();
-    if (Row.Spelling.empty())
+    EXPECT_EQ(Kind, std::optional<DtypeRow::Kind>(Row.K)) << Row.Name.str();
+    if (Row.Spelling.empty()) {
+      EXPECT_FALSE(lookupQualified(Ctx, "torch", ("k" + Row.Name).str()))
+          << "torch::k" << Row.Name.str() << " is declared: spell it so";
       continue;
+    }
     const auto [Scope, Name] = Row.Spelling.rsplit("::");
     const auto *Constant =
         dyn_cast_or_null<VarDecl>(lookupQualified(Ctx, Scope, Name));
