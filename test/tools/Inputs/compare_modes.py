@@ -52,7 +52,7 @@ import subprocess
 import sys
 
 CACHE_LOGS = ("torch-tidy: preamble cache: ", "torch-tidy: results cache: ",
-              "torch-tidy: traversal scope: ")
+              "torch-tidy: traversal scope: ", "torch-tidy: project summary: ")
 SUMMARY = re.compile(r"^(torch-tidy: \d+ files? analysed.*); \d+\.\d s; "
                      r"(results cache: \d+ hits?, \d+ miss(es)?|no results cache)$")
 MODES = ("full", "scope", "cold", "warm", "rcold", "rwarm")
