@@ -138,13 +138,13 @@ lookupIn(const DeclContext *DC, DeclarationName Name,
   return nullptr;
 }
 
-const NamedDecl *lookupQualified(ASTContext &Ctx, llvm::StringRef Scope,
-                                 llvm::StringRef Name) {
+/// What qualified lookup of `Scope::Name` finds, \p Scope given as its
+/// namespaces (outermost first; none for the global namespace).
+static const NamedDecl *lookupPath(ASTContext &Ctx,
+                                   llvm::ArrayRef<llvm::StringRef> Scope,
+                                   llvm::StringRef Name) {
   const DeclContext *DC = Ctx.getTranslationUnitDecl();
-  llvm::SmallVector<llvm::StringRef, 3> Parts;
-  if (!Scope.empty())
-    Scope.split(Parts, "::");
-  for (const llvm::StringRef Part : Parts) {
+  for (const llvm::StringRef Part : Scope) {
     llvm::SmallPtrSet<const DeclContext *, 4> Seen;
     DC = dyn_cast_or_null<NamespaceDecl>(
         lookupIn(DC, &Ctx.Idents.get(Part), Seen));
@@ -155,18 +155,27 @@ const NamedDecl *lookupQualified(ASTContext &Ctx, llvm::StringRef Scope,
   return lookupIn(DC, &Ctx.Idents.get(Name), Seen);
 }
 
+const NamedDecl *lookupQualified(ASTContext &Ctx, llvm::StringRef Scope,
+                                 llvm::StringRef Name) {
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  if (!Scope.empty())
+    Scope.split(Parts, "::");
+  return lookupPath(Ctx, Parts, Name);
+}
+
 const NamedDecl *lookupClass(ASTContext &Ctx, KnownClass C) {
   const ClassScopes &S = classScopes()[static_cast<unsigned>(C)];
   if (S.Anywhere)
     return nullptr;
-  const auto Declared = [&](llvm::StringRef Scope) -> const NamedDecl * {
-    const NamedDecl *ND = lookupQualified(Ctx, Scope, S.Name);
+  const auto Declared =
+      [&](llvm::ArrayRef<llvm::StringRef> Scope) -> const NamedDecl * {
+    const NamedDecl *ND = lookupPath(Ctx, Scope, S.Name);
     return isClass(ND, C) ? ND : nullptr;
   };
   if (S.Global)
-    return Declared("");
+    return Declared({});
   for (const auto &Namespaces : S.Namespaces)
-    if (const NamedDecl *ND = Declared(llvm::join(Namespaces, "::")))
+    if (const NamedDecl *ND = Declared(Namespaces))
       return ND;
   return nullptr;
 }
