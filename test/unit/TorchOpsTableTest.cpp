@@ -647,8 +647,9 @@ TEST_F(TorchOpsTable, EveryDataHookIsAMethodOfItsClass) {
 // Each dtype row (TorchDtypes.def) is an enumerator of c10::ScalarType
 // whose C++ type (c10::impl::ScalarTypeToCPPType) has the row's size and
 // kind (bool; an integer; a floating type, c10::Half or c10::BFloat16;
-// c10::complex), and its spelling names a constant of torch:: with the
-// enumerator's value; a row without a spelling has no torch::k<Name>.
+// c10::complex, of its Real row's type; any other row is its own Real),
+// and its spelling names a constant of torch:: with the enumerator's value;
+// a row without a spelling has no torch::k<Name>.
 TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
   ASTContext &Ctx = AST->getASTContext();
   const auto *ScalarType =
@@ -657,6 +658,8 @@ TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
   const auto *ToCpp = dyn_cast_or_null<ClassTemplateDecl>(
       lookupQualified(Ctx, "c10::impl", "ScalarTypeToCPPType"));
   ASSERT_TRUE(ToCpp);
+  // Each row's C++ type, by row, for the complex rows' parts.
+  std::vector<QualType> CppTypes(dtypeRows().size());
   for (const DtypeRow &Row : dtypeRows()) {
     const EnumConstantDecl *Enumerator = nullptr;
     for (const EnumConstantDecl *E : ScalarType->enumerators())
@@ -679,6 +682,7 @@ TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
       for (const NamedDecl *ND : Spec->lookup(&Ctx.Idents.get("type")))
         if (const auto *Alias = dyn_cast<TypedefNameDecl>(ND)) {
           const QualType T = Alias->getUnderlyingType().getCanonicalType();
+          CppTypes[&Row - dtypeRows().data()] = T;
           Size = Ctx.getTypeSizeInChars(T);
           const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
           if (T->isBooleanType())
@@ -708,6 +712,25 @@ TEST_F(TorchOpsTable, EveryDtypeIsAScalarTypeOfItsSize) {
     ASSERT_TRUE(Evaluated && Evaluated->isInt()) << Row.Spelling.str();
     EXPECT_TRUE(llvm::APSInt::isSameValue(Evaluated->getInt(), Value))
         << Row.Spelling.str() << " is not " << Row.Name.str();
+  }
+  for (const DtypeRow &Row : dtypeRows()) {
+    const DtypeRow &Real = dtypeRow(Row.Real);
+    if (Row.K != DtypeRow::Complex) {
+      EXPECT_EQ(Real.Name, Row.Name) << "a real dtype is its own Real";
+      continue;
+    }
+    const QualType T = CppTypes[&Row - dtypeRows().data()];
+    const auto *Spec = T.isNull()
+                           ? nullptr
+                           : dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                                 T->getAsCXXRecordDecl());
+    ASSERT_TRUE(Spec && Spec->getTemplateArgs().size() == 1 &&
+                Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        << Row.Name.str() << " is not a c10::complex<T>";
+    const QualType Part = CppTypes[&Real - dtypeRows().data()];
+    EXPECT_FALSE(Part.isNull()) << Real.Name.str();
+    EXPECT_TRUE(Ctx.hasSameType(Spec->getTemplateArgs()[0].getAsType(), Part))
+        << Row.Name.str() << " is not c10::complex of " << Real.Name.str();
   }
 }
 

@@ -196,19 +196,21 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
     return std::nullopt;
   if (const auto *BT = T->getAs<BuiltinType>()) {
     if (BT->isBooleanType())
-      return dtypeNamed("Bool");
+      return dtypeRow(DtypeName::Bool);
     const uint64_t Bytes = Ctx.getTypeSize(T) / 8;
     if (BT->isFloatingPoint()) {
       switch (BT->getKind()) {
       case BuiltinType::Float:
-        return dtypeNamed("Float");
+        return dtypeRow(DtypeName::Float);
       case BuiltinType::Double:
-        return Bytes == 8 ? dtypeNamed("Double") : std::nullopt;
+        if (Bytes != 8)
+          return std::nullopt;
+        return dtypeRow(DtypeName::Double);
       case BuiltinType::Half:
       case BuiltinType::Float16:
-        return dtypeNamed("Half");
+        return dtypeRow(DtypeName::Half);
       case BuiltinType::BFloat16:
-        return dtypeNamed("BFloat16");
+        return dtypeRow(DtypeName::BFloat16);
       default:
         return std::nullopt;
       }
@@ -216,25 +218,25 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
     if (BT->isInteger() && !BT->isUnsignedInteger())
       switch (Bytes) {
       case 1:
-        return dtypeNamed("Char");
+        return dtypeRow(DtypeName::Char);
       case 2:
-        return dtypeNamed("Short");
+        return dtypeRow(DtypeName::Short);
       case 4:
-        return dtypeNamed("Int");
+        return dtypeRow(DtypeName::Int);
       case 8:
-        return dtypeNamed("Long");
+        return dtypeRow(DtypeName::Long);
       default:
         return std::nullopt;
       }
     if (BT->isUnsignedInteger() && Bytes == 1)
-      return dtypeNamed("Byte");
+      return dtypeRow(DtypeName::Byte);
     return std::nullopt;
   }
   const auto *RD = T->getAsCXXRecordDecl();
   if (isClass(RD, {KnownClass::Half, KnownClass::__half}))
-    return dtypeNamed("Half");
+    return dtypeRow(DtypeName::Half);
   if (isClass(RD, {KnownClass::BFloat16, KnownClass::__nv_bfloat16}))
-    return dtypeNamed("BFloat16");
+    return dtypeRow(DtypeName::BFloat16);
   if (isClass(RD, KnownClass::complex)) {
     const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD);
     if (!CTSD || CTSD->getTemplateArgs().size() != 1 ||
@@ -244,12 +246,9 @@ std::optional<Dtype> dtypeOfCppType(QualType T, const ASTContext &Ctx) {
         dtypeOfCppType(CTSD->getTemplateArgs()[0].getAsType(), Ctx);
     if (!Part)
       return std::nullopt;
-    if (Part->Name == "Float")
-      return dtypeNamed("ComplexFloat");
-    if (Part->Name == "Double")
-      return dtypeNamed("ComplexDouble");
-    if (Part->Name == "Half")
-      return dtypeNamed("ComplexHalf");
+    for (const Dtype &D : dtypeRows())
+      if (D.K == Dtype::Complex && dtypeRow(D.Real).Name == Part->Name)
+        return D;
   }
   return std::nullopt;
 }
@@ -298,10 +297,9 @@ std::optional<BlobDtypeMismatch> checkBlobDtype(const FromBlobCall &Blob,
   if (Given.K == OptionsDtype::Unknown)
     return std::nullopt;
   if (Given.K == OptionsDtype::Default) {
-    std::optional<Dtype> Float = dtypeNamed("Float");
-    if (DefaultDtypeChanged || !Float)
+    if (DefaultDtypeChanged)
       return std::nullopt;
-    Given.D = *Float;
+    Given.D = dtypeRow(DtypeName::Float);
   }
   const ElementMatch M = compareElements(Buffer.Element, Given.D, Ctx);
   if (M != ElementMatch::Mismatch)

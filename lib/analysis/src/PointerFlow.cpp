@@ -151,7 +151,9 @@ bool PointerLifetime::Impl::certainlyCopies(const CallExpr *Call,
     const OptionsDtype To = dtypeOfOptions(Arg, Ctx);
     if (To.K == OptionsDtype::Given && BlobDtype.K != OptionsDtype::Unknown) {
       const llvm::StringRef From =
-          BlobDtype.K == OptionsDtype::Given ? BlobDtype.D.Name : "Float";
+          BlobDtype.K == OptionsDtype::Given
+              ? BlobDtype.D.Name
+              : dtypeRow(DtypeName::Float).Name; // the default dtype
       if (To.D.Name != From)
         return true;
     }

@@ -58,8 +58,8 @@ const NamedOpRow NamedOpRows[] = {
 };
 
 const DtypeRow DtypeRows[] = {
-#define TORCHTIDY_DTYPE(Name, Bytes, Kind, Spelling, Pretty)                   \
-  {#Name, Bytes, DtypeRow::Kind, Spelling, Pretty},
+#define TORCHTIDY_DTYPE(Name, Bytes, Kind, Real, Spelling, Pretty)             \
+  {#Name, Bytes, DtypeRow::Kind, DtypeName::Real, Spelling, Pretty},
 #include "torchtidy/analysis/TorchDtypes.def"
 };
 
@@ -117,6 +117,9 @@ llvm::ArrayRef<DataHookRow> dataHookRows() { return DataHookRows; }
 llvm::ArrayRef<NamedOpRow> namedOpRows() { return NamedOpRows; }
 llvm::ArrayRef<ClassRow> classRows() { return ClassRows; }
 llvm::ArrayRef<DtypeRow> dtypeRows() { return DtypeRows; }
+const DtypeRow &dtypeRow(DtypeName D) {
+  return DtypeRows[static_cast<unsigned>(D)];
+}
 llvm::ArrayRef<OpFamilyRow> opFamilyRows() { return OpFamilyRows; }
 llvm::ArrayRef<ParamRow> paramRows() { return ParamRows; }
 llvm::ArrayRef<MacroRow> macroRows() { return MacroRows; }

@@ -550,6 +550,13 @@ struct ParamRow {
   llvm::StringRef Name;
 };
 
+/// The dtypes (TORCHTIDY_DTYPE rows, TorchDtypes.def), in the table's
+/// order: `DtypeName::Float`, whose row dtypeRow gives.
+enum class DtypeName : unsigned {
+#define TORCHTIDY_DTYPE(Name, Bytes, Kind, Real, Spelling, Pretty) Name,
+#include "torchtidy/analysis/TorchDtypes.def"
+};
+
 /// One TORCHTIDY_DTYPE row (TorchDtypes.def): a dtype as memory.
 struct DtypeRow {
   enum Kind : unsigned char { Bool, Integer, Floating, Complex };
@@ -557,6 +564,9 @@ struct DtypeRow {
   llvm::StringRef Name;
   unsigned Bytes = 0;
   Kind K = Floating;
+  /// The dtype of its real part (c10::toRealValueType): a complex dtype's
+  /// component, the row's own for any other.
+  DtypeName Real = DtypeName::Float;
   /// How a fix-it spells it: "torch::kFloat64"; "" when LibTorch has no
   /// constant of that name in torch::.
   llvm::StringRef Spelling;
@@ -597,6 +607,8 @@ llvm::ArrayRef<DataHookRow> dataHookRows();
 llvm::ArrayRef<NamedOpRow> namedOpRows();
 llvm::ArrayRef<ClassRow> classRows();
 llvm::ArrayRef<DtypeRow> dtypeRows();
+/// The row of dtype \p D.
+const DtypeRow &dtypeRow(DtypeName D);
 llvm::ArrayRef<OpFamilyRow> opFamilyRows();
 llvm::ArrayRef<ParamRow> paramRows();
 llvm::ArrayRef<MacroRow> macroRows();
