@@ -116,6 +116,37 @@ TEST(UserCode, OneWalkSharedUntilTheScopeChanges) {
   EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 3U);
 }
 
+// The one call-site index: each call of a user function's own statements
+// with its caller (a lambda's calls are the lambda's, a local class's
+// method's its own), made again when the traversal scope changes.
+TEST(UserCode, CallSitesOfEachFunctionsOwnStatements) {
+  auto AST = build();
+  ASTContext &Ctx = AST->getASTContext();
+  auto Calls = [&] {
+    std::vector<std::string> Seen;
+    for (const auto &[Call, Caller] : FunctionContexts::of(Ctx).callSites()) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      Seen.push_back(nameOf(Caller) + " -> " +
+                     (Callee ? nameOf(Callee) : std::string("?")));
+    }
+    std::sort(Seen.begin(), Seen.end());
+    return Seen;
+  };
+  EXPECT_EQ(Calls(), (std::vector<std::string>{
+                         "<lambda> -> plain", "plain -> sysTemplate<inst>",
+                         "useTmpl -> <lambda>", "useTmpl -> tmpl<inst>",
+                         "useTmpl -> useTmpl()::Local::method",
+                         "useTmpl()::Local::method -> fromUserMacro"}));
+  Decl *Plain = nullptr;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->getName() == "plain")
+      Plain = D;
+  ASSERT_TRUE(Plain);
+  Ctx.setTraversalScope({Plain});
+  EXPECT_EQ(Calls(), std::vector<std::string>{"plain -> sysTemplate<inst>"});
+}
+
 TEST(UserCode, LocationsByExpansion) {
   auto AST = build();
   const SourceManager &SM = AST->getSourceManager();

@@ -221,6 +221,21 @@ const std::vector<const FunctionDecl *> &FunctionContexts::userFunctions() {
   return *UserFunctions;
 }
 
+const std::vector<CallSite> &FunctionContexts::callSites() {
+  // A copy: the walk below must not see the list change under it.
+  const std::vector<const FunctionDecl *> Functions = userFunctions();
+  if (!CallSites || CallSitesWalk != UserFunctionWalks) {
+    CallSites.emplace();
+    for (const FunctionDecl *FD : Functions)
+      forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
+        if (const auto *Call = dyn_cast<CallExpr>(S))
+          CallSites->push_back({Call, FD});
+      });
+    CallSitesWalk = UserFunctionWalks;
+  }
+  return *CallSites;
+}
+
 unsigned FunctionContexts::builtCFGs() const {
   unsigned N = 0;
   for (const auto &[FD, C] : Contexts) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexRangesImpl.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Limits.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
@@ -25,29 +26,24 @@ void IndexRangeAnalysis::Impl::buildCallers() {
   if (Callers)
     return;
   Callers.emplace();
-  forEachUserFunction(Ctx, [&](const FunctionDecl *Caller) {
-    forEachOwnStmt(Caller->getBody(), [&](const Stmt *S) {
-      const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call)
-        return;
-      // `model(x)` through a holder: the module's forward.
-      const Expr *ModuleExpr = nullptr;
-      if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
-        if (isa<CXXOperatorCallExpr>(Call)) {
-          for (const CXXMethodDecl *MD : M->methods())
-            if (hasOpName(MD, op::Named::forward))
-              if (const FunctionDecl *Def = definitionOf(MD))
-                (*Callers)[Def].push_back({Caller, Call, 1});
-          return;
-        }
+  for (const auto &[Call, Caller] : FunctionContexts::of(Ctx).callSites()) {
+    // `model(x)` through a holder: the module's forward.
+    const Expr *ModuleExpr = nullptr;
+    if (const CXXRecordDecl *M = moduleForwardCall(Call, &ModuleExpr)) {
+      if (isa<CXXOperatorCallExpr>(Call)) {
+        for (const CXXMethodDecl *MD : M->methods())
+          if (hasOpName(MD, op::Named::forward))
+            if (const FunctionDecl *Def = definitionOf(MD))
+              (*Callers)[Def].push_back({Caller, Call, 1});
+        continue;
       }
-      if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee())) {
-        const unsigned First =
-            isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
-        (*Callers)[Def].push_back({Caller, Call, First});
-      }
-    });
-  });
+    }
+    if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee())) {
+      const unsigned First =
+          isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+      (*Callers)[Def].push_back({Caller, Call, First});
+    }
+  }
 }
 
 llvm::ArrayRef<IndexRangeAnalysis::Impl::CallSite>

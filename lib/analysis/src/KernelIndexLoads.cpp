@@ -1,6 +1,7 @@
 //===--- KernelIndexLoads.cpp - Indices loaded from another array ---------===//
 
 #include "KernelIndexLoadsImpl.h"
+#include "torchtidy/analysis/FunctionContext.h"
 #include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
@@ -230,24 +231,21 @@ findUncheckedIndexLoads(ASTContext &Ctx, const KernelIndexConfig &Config,
                         const std::vector<AssertMacroUse> &Asserts) {
   std::vector<UncheckedIndexLoad> Out;
   Shared TU(Ctx);
-  std::vector<const FunctionDecl *> Functions;
-  forEachUserFunction(Ctx, [&](const FunctionDecl *FD) {
-    Functions.push_back(FD);
-    forEachOwnStmt(FD->getBody(), [&](const Stmt *S) {
-      if (const auto *L = dyn_cast<CUDAKernelCallExpr>(S)) {
-        if (const FunctionDecl *K = L->getDirectCallee())
-          TU.Launches[patternOf(K)].push_back({L, FD});
-        return;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(S);
-          Call && !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
-        if (const FunctionDecl *Callee = Call->getDirectCallee();
-            Callee && isUserDecl(Callee) &&
-            !Callee->hasAttr<CUDAGlobalAttr>() &&
-            !Callee->hasAttr<CUDADeviceAttr>())
-          TU.Calls[patternOf(Callee)].push_back({Call, FD});
-    });
-  });
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  for (const auto &[Call, FD] : Contexts.callSites()) {
+    if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Call)) {
+      if (const FunctionDecl *K = L->getDirectCallee())
+        TU.Launches[patternOf(K)].push_back({L, FD});
+      continue;
+    }
+    if (!isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && isUserDecl(Callee) && !Callee->hasAttr<CUDAGlobalAttr>() &&
+          !Callee->hasAttr<CUDADeviceAttr>())
+        TU.Calls[patternOf(Callee)].push_back({Call, FD});
+  }
+  // A copy, as forEachUserFunction makes.
+  const std::vector<const FunctionDecl *> Functions = Contexts.userFunctions();
   for (const FunctionDecl *FD : Functions) {
     FunctionScan Scan(FD, Ctx, TU, Config, Asserts);
     if (Scan.device() || Config.HostLoops)

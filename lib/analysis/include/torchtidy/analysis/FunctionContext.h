@@ -153,6 +153,13 @@ private:
   llvm::DenseMap<const void *, std::unique_ptr<detail::AnalysisSlot>> Analyses;
 };
 
+/// A call in a user function's own statements (a kernel launch, an
+/// operator or member call included) and the function that makes it.
+struct CallSite {
+  const clang::CallExpr *Call;
+  const clang::FunctionDecl *Caller;
+};
+
 /// The function contexts of one translation unit.
 class FunctionContexts {
 public:
@@ -174,6 +181,12 @@ public:
   const std::vector<const clang::FunctionDecl *> &userFunctions();
   /// How many walks userFunctions has made (for tests).
   unsigned userFunctionWalks() const { return UserFunctionWalks; }
+
+  /// Every call in the user functions' own statements (forEachOwnStmt of
+  /// each of userFunctions, in their order): the one call-site index that
+  /// the analyses' caller maps are made from. Built on first use, again
+  /// after userFunctions walks again.
+  const std::vector<CallSite> &callSites();
 
   /// The translation unit's analysis \p T for \p Config (T constructible
   /// from the ASTContext and a ConfigT, ConfigT comparable with ==): one per
@@ -222,6 +235,9 @@ private:
   /// The traversal scope UserFunctions was walked in.
   std::vector<clang::Decl *> UserFunctionsScope;
   unsigned UserFunctionWalks = 0;
+  std::optional<std::vector<CallSite>> CallSites;
+  /// The userFunctions walk CallSites was made from.
+  unsigned CallSitesWalk = 0;
   /// Last, so that they go before the function contexts they point into.
   std::vector<std::pair<const void *, std::unique_ptr<detail::AnalysisSlot>>>
       TUAnalyses;
