@@ -69,6 +69,15 @@ std::string nameOf(const FunctionDecl *FD) {
   return Name;
 }
 
+/// The translation unit's own declaration of function \p Name, else null.
+Decl *topLevelFunction(ASTContext &Ctx, llvm::StringRef Name) {
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->getIdentifier() && FD->getName() == Name)
+      return D;
+  return nullptr;
+}
+
 TEST(UserCode, EachUserFunctionOnceAndNoSystemCode) {
   auto AST = build();
   std::vector<std::string> Seen;
@@ -102,11 +111,7 @@ TEST(UserCode, OneWalkSharedUntilTheScopeChanges) {
   EXPECT_EQ(Names(), First);
   EXPECT_EQ(FunctionContexts::of(Ctx).userFunctionWalks(), 1U);
 
-  Decl *Plain = nullptr;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D);
-        FD && FD->getName() == "plain")
-      Plain = D;
+  Decl *Plain = topLevelFunction(Ctx, "plain");
   ASSERT_TRUE(Plain);
   Ctx.setTraversalScope({Plain});
   EXPECT_EQ(Names(), std::vector<std::string>{"plain"});
@@ -137,11 +142,7 @@ TEST(UserCode, CallSitesOfEachFunctionsOwnStatements) {
                          "useTmpl -> <lambda>", "useTmpl -> tmpl<inst>",
                          "useTmpl -> useTmpl()::Local::method",
                          "useTmpl()::Local::method -> fromUserMacro"}));
-  Decl *Plain = nullptr;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D);
-        FD && FD->getName() == "plain")
-      Plain = D;
+  Decl *Plain = topLevelFunction(Ctx, "plain");
   ASSERT_TRUE(Plain);
   Ctx.setTraversalScope({Plain});
   EXPECT_EQ(Calls(), std::vector<std::string>{"plain -> sysTemplate<inst>"});
