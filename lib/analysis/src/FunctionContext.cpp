@@ -222,8 +222,9 @@ const std::vector<const FunctionDecl *> &FunctionContexts::userFunctions() {
 }
 
 const std::vector<CallSite> &FunctionContexts::callSites() {
-  // A copy: the walk below must not see the list change under it.
-  const std::vector<const FunctionDecl *> Functions = userFunctions();
+  // userFunctions first: it walks again where the traversal scope changed.
+  // The statement walk below does not ask it again, so no copy is needed.
+  const std::vector<const FunctionDecl *> &Functions = userFunctions();
   if (!CallSites || CallSitesWalk != UserFunctionWalks) {
     CallSites.emplace();
     for (const FunctionDecl *FD : Functions)
