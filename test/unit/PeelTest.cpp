@@ -138,6 +138,42 @@ TEST(Peel, Constructions) {
             "DeclRefExpr n");
 }
 
+TEST(Peel, FurtherUntilTheValueWanted) {
+  // A conversion to a class, from an enum converted from an integer: the
+  // further steps go down to the enum and stop there.
+  const char *Code = "enum class Kind { A, B };\n"
+                     "struct Options { Options(Kind k); };\n"
+                     "Options f(int n) { return Options(Kind(n)); }";
+  auto AST = parse(Code);
+  ASSERT_TRUE(AST);
+  const clang::Expr *Returned = returnedBy(*AST);
+  ASSERT_TRUE(Returned);
+  const unsigned Further =
+      peel::FunctionalCasts | peel::SingleArgumentConstructions;
+  const auto IsEnum = [](const clang::Expr *E) {
+    return E->getType()->isEnumeralType();
+  };
+  const clang::Expr *AtEnum =
+      peel::peelUntil(Returned, peel::Implicit, Further, IsEnum);
+  ASSERT_TRUE(AtEnum);
+  EXPECT_TRUE(IsEnum(AtEnum));
+  EXPECT_TRUE(llvm::isa<clang::CXXFunctionalCastExpr>(AtEnum));
+  // Without the stop, the same steps go on into the enum's integer.
+  EXPECT_TRUE(llvm::isa<clang::DeclRefExpr>(
+      peel::peel(Returned, peel::Implicit | Further)));
+  // The set's own steps are taken whatever the predicate says; the further
+  // ones are not taken from a value it accepts.
+  const auto Always = [](const clang::Expr *) { return true; };
+  const clang::Expr *Kept =
+      peel::peelUntil(Returned, peel::Implicit, Further, Always);
+  EXPECT_EQ(Kept, peel::peel(Returned, peel::Implicit));
+  EXPECT_TRUE(llvm::isa<clang::CXXFunctionalCastExpr>(Kept));
+  const auto Never = [](const clang::Expr *) { return false; };
+  EXPECT_EQ(peel::peelUntil(Returned, peel::Implicit, Further, Never),
+            peel::peel(Returned, peel::Implicit | Further));
+  EXPECT_EQ(peel::peelUntil(nullptr, peel::Implicit, Further, Never), nullptr);
+}
+
 /// The number of elements of the list f's return value is written as, or
 /// -1 when it is not a written list (peel::writtenList).
 int writtenListSize(const std::string &Code) {

@@ -59,11 +59,9 @@ const Expr *strip(const Expr *E) {
 }
 
 std::optional<DeviceFact> namedDevice(const Expr *Name, const Expr *At) {
-  const Expr *Str = strip(Name);
-  if (const auto *SC = dyn_cast<CXXConstructExpr>(Str);
-      SC && SC->getNumArgs() >= 1)
-    Str = strip(SC->getArg(0));
-  const auto *SL = dyn_cast<StringLiteral>(Str);
+  // `"cuda:0"` through the std::string made of it.
+  const auto *SL = dyn_cast<StringLiteral>(peel::peel(
+      Name, peel::FromLiteral | peel::Parens | peel::ConstructingCasts));
   if (!SL)
     return std::nullopt;
   if (std::optional<DeviceFact::Kind> K =

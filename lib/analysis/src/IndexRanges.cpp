@@ -81,13 +81,7 @@ void IndexRange::join(const IndexRange &O) {
 // The analysis' helpers (IndexRangesImpl.h).
 namespace ranges {
 
-/// Looks through what only wraps a value: parens, implicit and explicit
-/// casts, temporaries, cleanups, copies and converting constructors
-/// (an integer to a c10::Scalar).
-const Expr *unwrap(const Expr *E) {
-  return peel::peel(E, peel::Converted | peel::CopiesAndMoves |
-                           peel::ConvertingConstructions);
-}
+const Expr *unwrap(const Expr *E) { return peel::peel(E, UnwrappedSteps); }
 
 bool evaluateInt(const Expr *E, const ASTContext &Ctx, int64_t &Out) {
   E = unwrap(E);

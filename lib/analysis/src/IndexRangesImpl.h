@@ -24,6 +24,7 @@
 
 #include "torchtidy/analysis/IndexGuards.h"
 #include "torchtidy/analysis/IndexRanges.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 
 #include "clang/AST/Decl.h"
@@ -47,9 +48,13 @@ namespace torchtidy {
 /// that their plain names stay out of torchtidy's.
 namespace ranges {
 
-/// Looks through what only wraps a value: parens, implicit and explicit
-/// casts, temporaries, cleanups, copies and converting constructors
-/// (an integer to a c10::Scalar).
+/// What unwrap looks through: parens, implicit and explicit casts,
+/// temporaries, cleanups, copies and converting constructors (an integer to
+/// a c10::Scalar).
+constexpr unsigned UnwrappedSteps =
+    peel::Converted | peel::CopiesAndMoves | peel::ConvertingConstructions;
+
+/// \p E without the wrappers of UnwrappedSteps.
 const clang::Expr *unwrap(const clang::Expr *E);
 
 bool evaluateInt(const clang::Expr *E, const clang::ASTContext &Ctx,

@@ -199,11 +199,9 @@ Quantity IndexRangeAnalysis::Impl::keptByCrop(const FunctionDecl *FD,
       // slice(d, -n): the last n (all of them when there are fewer).
       if (evaluateInt(Start, Ctx, A))
         return A < 0 ? Quantity::constant(-A, Start) : Quantity{};
-      const Expr *Value = unwrap(Start);
       // An optional<int64_t> start: the value it was made from.
-      if (const auto *Opt = dyn_cast<CXXConstructExpr>(Value);
-          Opt && Opt->getNumArgs() == 1)
-        Value = unwrap(Opt->getArg(0));
+      const Expr *Value =
+          peel::peel(Start, UnwrappedSteps | peel::SingleArgumentConstructions);
       const auto *Neg = dyn_cast<UnaryOperator>(Value);
       if (Neg && Neg->getOpcode() == UO_Minus)
         return quantityOf(FD, Neg->getSubExpr());

@@ -120,6 +120,20 @@ const Expr *peel(const Expr *E, unsigned Set) {
   return E;
 }
 
+const Expr *peelUntil(const Expr *E, unsigned Set, unsigned Further,
+                      ExprPredicate Stop) {
+  for (unsigned I = 0; E && I < limits::PeeledNodes; ++I) {
+    E = peel(E, Set);
+    if (!E || Stop(E))
+      return E;
+    const Expr *Next = peelOne(E, Further);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
 const DeclRefExpr *declRef(const Expr *E, unsigned Set) {
   return dyn_cast_or_null<DeclRefExpr>(peel(E, Set));
 }

@@ -2,6 +2,7 @@
 
 #include "torchtidy/analysis/PointeeTypes.h"
 #include "torchtidy/analysis/Limits.h"
+#include "torchtidy/analysis/Peel.h"
 #include "torchtidy/analysis/TorchOps.h"
 #include "torchtidy/analysis/TorchTypes.h"
 
@@ -17,6 +18,12 @@ namespace {
 
 bool isDeviceValue(QualType T) {
   return isDeviceClass(T) || isDeviceTypeEnum(T);
+}
+
+/// \p CE's first argument is written: not `T()`, nor every argument
+/// defaulted.
+bool writtenArgument(const CXXConstructExpr *CE) {
+  return CE->getNumArgs() != 0 && !isa<CXXDefaultArgExpr>(CE->getArg(0));
 }
 
 /// The initialiser of a local variable that nothing in its function
@@ -40,27 +47,16 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
   if (!E || Depth > limits::DeviceValueSteps * 2)
     return R;
   // Conversions to TensorOptions (from a ScalarType, a Device) and to
-  // optional<ScalarType>, down to the value converted.
-  for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
-    E = peelValue(E);
-    if (isScalarTypeEnum(E->getType()) || isDeviceValue(E->getType()))
-      break;
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0))) {
-        R.K = OptionsDtype::Default; // TensorOptions()
-        return R;
-      }
-      if (CE->getNumArgs() != 1)
-        return R;
-      E = CE->getArg(0);
-      continue;
-    }
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = FC->getSubExpr();
-      continue;
-    }
-    break;
-  }
+  // optional<ScalarType>, down to the value converted: not into a
+  // ScalarType or a Device, nor into a construction of no written argument.
+  E = peel::peelUntil(E, peel::PassedOn,
+                      peel::SingleArgumentConstructions | peel::FunctionalCasts,
+                      [](const Expr *V) {
+                        const auto *CE = dyn_cast<CXXConstructExpr>(V);
+                        return isScalarTypeEnum(V->getType()) ||
+                               isDeviceValue(V->getType()) ||
+                               (CE && !writtenArgument(CE));
+                      });
   if (isScalarTypeEnum(E->getType())) {
     if (std::optional<Dtype> D = evaluateScalarType(E, Ctx)) {
       R.K = OptionsDtype::Given;
@@ -75,6 +71,13 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
   // A device where options are expected: no dtype.
   if (isDeviceValue(E->getType())) {
     R.K = OptionsDtype::Default;
+    return R;
+  }
+  // TensorOptions() gives the default dtype; a construction of more
+  // arguments, none.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (!writtenArgument(CE))
+      R.K = OptionsDtype::Default;
     return R;
   }
   if (isa<CXXScalarValueInitExpr>(E) || isa<ImplicitValueInitExpr>(E)) {
@@ -99,13 +102,9 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     Arg = MC->getNumArgs() == 1 ? MC->getArg(0) : nullptr;
   if ((Facts & op::OptionsNonDevice) && Arg) {
-    const Expr *Value = peelValue(Arg);
-    for (unsigned I = 0; I < limits::PeeledWrappers; ++I) {
-      const auto *CE = dyn_cast<CXXConstructExpr>(Value);
-      if (!CE || CE->getNumArgs() != 1 || isScalarTypeEnum(Value->getType()))
-        break;
-      Value = peelValue(CE->getArg(0));
-    }
+    const Expr *Value = peel::peelUntil(
+        Arg, peel::PassedOn, peel::SingleArgumentConstructions,
+        [](const Expr *V) { return isScalarTypeEnum(V->getType()); });
     if (isScalarTypeEnum(Value->getType()))
       return optionsDtype(Value, Ctx, Depth + 1);
     if (isClass(namedRecord(Value->getType()), KnownClass::TypeMeta))

@@ -16,9 +16,7 @@ using namespace clang;
 
 namespace torchtidy {
 
-const Expr *peelValue(const Expr *E) {
-  return peel::peel(E, peel::CopiedAsComputed | peel::PassThroughCalls);
-}
+const Expr *peelValue(const Expr *E) { return peel::peel(E, peel::PassedOn); }
 
 const Expr *peelTemporaries(const Expr *E) {
   return peel::peel(E, peel::CopiedAsComputed);

@@ -120,6 +120,9 @@ constexpr unsigned CopiedInParens = Implicit | CopiesAndMoves;
 /// The object a value is as computed: through its copies and moves and
 /// template arguments' values (`Copied` and `AsComputed`).
 constexpr unsigned CopiedAsComputed = AsComputed | CopiesAndMoves;
+/// The value passed on: `CopiedAsComputed` and the calls that return their
+/// argument (std::move).
+constexpr unsigned PassedOn = CopiedAsComputed | PassThroughCalls;
 /// The memory a pointer points at: through every cast but an array's decay
 /// (a cast changes the pointer's type, not its memory).
 constexpr unsigned SamePointer =
@@ -136,6 +139,17 @@ const clang::Expr *peel(const clang::Expr *E, unsigned Set);
 
 /// \p E without one wrapper of a step in \p Set; \p E when none applies.
 const clang::Expr *peelOne(const clang::Expr *E, unsigned Set);
+
+/// A predicate on the value a peel has reached.
+using ExprPredicate = llvm::function_ref<bool(const clang::Expr *)>;
+
+/// \p E peeled with \p Set, and with \p Further too while \p Stop does not
+/// hold of the value reached: the steps of \p Set are always taken, a step
+/// of \p Further only from a value \p Stop rejects (a conversion followed
+/// down to the value of the type wanted, `TensorOptions(kFloat)` to its
+/// ScalarType, and not into `ScalarType(3)`'s integer).
+const clang::Expr *peelUntil(const clang::Expr *E, unsigned Set,
+                             unsigned Further, ExprPredicate Stop);
 
 /// What a written functional cast `T(x)` is made of: \p E's subexpression
 /// peeled with \p Set when \p E is one (the construction under
