@@ -362,6 +362,32 @@ TEST(Peel, ClangsIgnoresAreSets) {
   EXPECT_NE(peel::peel(B, peel::AsComputed), B);
 }
 
+TEST(Peel, NoWrittenArguments) {
+  // What f returns, through the compiler's wrappers, as a call or a
+  // construction; -1 when it is neither, else whether no argument (from
+  // \p First on, for a call) was written.
+  const auto NoneWritten = [](const std::string &Code, unsigned First = 0) {
+    auto AST = parse(Code);
+    const clang::Expr *E =
+        AST ? peel::peel(returnedBy(*AST), peel::Implicit) : nullptr;
+    if (const auto *Call = llvm::dyn_cast_or_null<clang::CallExpr>(E))
+      return peel::noWrittenArgs(Call, First) ? 1 : 0;
+    if (const auto *CE = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(E))
+      return peel::noWrittenArgs(CE) ? 1 : 0;
+    return -1;
+  };
+  const std::string Fn = "long g(long a = 1, long b = 2);\n";
+  EXPECT_EQ(NoneWritten(Fn + "long f() { return g(); }"), 1);
+  EXPECT_EQ(NoneWritten(Fn + "long f() { return g(3); }"), 0);
+  EXPECT_EQ(NoneWritten(Fn + "long f() { return g(3); }", 1), 1);
+  EXPECT_EQ(NoneWritten(Fn + "long f() { return g(3, 4); }", 1), 0);
+  const std::string S = "struct S { S(long a = 1, long b = 2); };\n";
+  EXPECT_EQ(NoneWritten(S + "S f() { return S(); }"), 1);
+  EXPECT_EQ(NoneWritten(S + "S f() { return {}; }"), 1);
+  EXPECT_EQ(NoneWritten(S + "S f() { return S(3, 4); }"), 0);
+  EXPECT_EQ(NoneWritten("struct T { T(); };\nT f() { return T(); }"), 1);
+}
+
 TEST(Peel, NullAndBound) {
   EXPECT_EQ(peel::peel(nullptr, peel::Copied), nullptr);
   EXPECT_EQ(peel::peelOne(nullptr, peel::Copied), nullptr);

@@ -164,7 +164,7 @@ static DeviceClass classify(const Expr *E, unsigned Depth) {
   }
 
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
+    if (peel::noWrittenArgs(CE))
       // TensorOptions() and an empty optional carry no device.
       return isTensorOptionsClass(T) || !getOptionalValueType(T).isNull()
                  ? DeviceClass::NotADevice

@@ -201,11 +201,18 @@ bool writtenEmptyList(const Expr *E) {
   return L != nullptr;
 }
 
+/// Each of \p Args is a default argument.
+template <typename ArgRange> static bool allDefaulted(ArgRange &&Args) {
+  return llvm::all_of(Args,
+                      [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
+}
+
 bool noWrittenArgs(const CallExpr *Call, unsigned First) {
-  for (unsigned I = First; I < Call->getNumArgs(); ++I)
-    if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
-      return false;
-  return true;
+  return allDefaulted(llvm::drop_begin(Call->arguments(), First));
+}
+
+bool noWrittenArgs(const CXXConstructExpr *CE) {
+  return allDefaulted(CE->arguments());
 }
 
 } // namespace torchtidy::peel

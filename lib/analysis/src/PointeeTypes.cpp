@@ -20,12 +20,6 @@ bool isDeviceValue(QualType T) {
   return isDeviceClass(T) || isDeviceTypeEnum(T);
 }
 
-/// \p CE's first argument is written: not `T()`, nor every argument
-/// defaulted.
-bool writtenArgument(const CXXConstructExpr *CE) {
-  return CE->getNumArgs() != 0 && !isa<CXXDefaultArgExpr>(CE->getArg(0));
-}
-
 /// The initialiser of a local variable that nothing in its function
 /// reassigns, else null.
 const Expr *stableInitialiser(const Expr *E) {
@@ -55,7 +49,7 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
                         const auto *CE = dyn_cast<CXXConstructExpr>(V);
                         return isScalarTypeEnum(V->getType()) ||
                                isDeviceValue(V->getType()) ||
-                               (CE && !writtenArgument(CE));
+                               (CE && peel::noWrittenArgs(CE));
                       });
   if (isScalarTypeEnum(E->getType())) {
     if (std::optional<Dtype> D = evaluateScalarType(E, Ctx)) {
@@ -76,7 +70,7 @@ OptionsDtype optionsDtype(const Expr *E, const ASTContext &Ctx,
   // TensorOptions() gives the default dtype; a construction of more
   // arguments, none.
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (!writtenArgument(CE))
+    if (peel::noWrittenArgs(CE))
       R.K = OptionsDtype::Default;
     return R;
   }

@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
+class CXXConstructExpr;
 class CallExpr;
 class Expr;
 class InitListExpr;
@@ -202,6 +203,10 @@ bool writtenEmptyList(const clang::Expr *E);
 /// No argument of \p Call from \p First on was written: each is a default
 /// (`t.contiguous()`, whose memory format is the default one).
 bool noWrittenArgs(const clang::CallExpr *Call, unsigned First = 0);
+
+/// No argument of the construction \p CE was written: `T()`, or each
+/// argument a default (`TensorOptions()`, an empty optional).
+bool noWrittenArgs(const clang::CXXConstructExpr *CE);
 
 } // namespace torchtidy::peel
 
