@@ -235,8 +235,10 @@ void UncheckedIndexCheck::checkTranslationUnit(ASTContext &Ctx) {
   for (const StringRef Name : utils::options::parseStringList(GuardFunctions))
     if (!Name.trim().empty())
       Config.GuardFunctions.push_back(Name.trim().str());
-  auto &Analysis = torchtidy::FunctionContexts::of(Ctx)
-                       .analysis<torchtidy::IndexGuardAnalysis>(Config);
+  torchtidy::FunctionContexts &Contexts = torchtidy::FunctionContexts::of(Ctx);
+  // The project summary's index facts use the same options (IndexGuards.h).
+  Contexts.analysis<torchtidy::IndexGuardOptions>().Config = Config;
+  auto &Analysis = Contexts.analysis<torchtidy::IndexGuardAnalysis>(Config);
   torchtidy::IndexRangeAnalysis Ranges(Ctx, Analysis, ReportParameters);
   for (const auto &[FD, List] : Sinks) {
     torchtidy::IndexGuardFinder &Finder = Analysis.finder(FD);

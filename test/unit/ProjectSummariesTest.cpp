@@ -4,6 +4,8 @@
 #include "ASTFixture.h"
 #include "torchtidy/analysis/CudaErrorRecovery.h"
 #include "torchtidy/analysis/CudaWork.h"
+#include "torchtidy/analysis/FunctionContext.h"
+#include "torchtidy/analysis/IndexGuards.h"
 
 using namespace torchtidy;
 using namespace torchtidy::test;
@@ -236,6 +238,36 @@ torch::Tensor guarded(torch::nn::Embedding &emb, torch::Tensor ids) {
     EXPECT_TRUE(!F || F->IndexedParams.empty()) << Quiet;
   }
   EXPECT_EQ(factName(SummaryFact::IndexedParams), "indexedParams");
+  ProjectSummaries::instance().clear();
+}
+
+TEST(ProjectSummaries, IndexFactsWithTheCheckGuardOptions) {
+  const char *const Code = R"cpp(
+void validate(const torch::Tensor &ids, int64_t rows);
+torch::Tensor validated(const torch::Tensor &t, const torch::Tensor &ids) {
+  validate(ids, t.size(0));
+  return t.index_select(0, ids);
+}
+)cpp";
+  // Default options: nothing says what validate does.
+  auto Default = parse(Code);
+  const TranslationUnitSummary Before = summarizeAlone(*Default);
+  const FunctionSummary *F = find(Before, "validated");
+  ASSERT_TRUE(F);
+  ASSERT_EQ(F->IndexedParams.size(), 1U);
+  EXPECT_EQ(F->IndexedParams[0].Param, 1U);
+  // The options libtorch-unchecked-index recorded for the unit name it a
+  // guard function: the summary's facts use them (and its guard analysis,
+  // one per configuration, is the check's).
+  auto Configured = parse(Code);
+  clang::ASTContext &Ctx = Configured->getASTContext();
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  IndexGuardConfig Config;
+  Config.GuardFunctions = {"validate"};
+  Contexts.analysis<IndexGuardOptions>().Config = Config;
+  const TranslationUnitSummary After = summarizeAlone(*Configured);
+  const FunctionSummary *G = find(After, "validated");
+  EXPECT_TRUE(!G || G->IndexedParams.empty());
   ProjectSummaries::instance().clear();
 }
 

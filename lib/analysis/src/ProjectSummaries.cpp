@@ -219,10 +219,11 @@ TranslationUnitSummary summarizeTranslationUnit(ASTContext &Ctx,
   // From this unit alone: the linker follows the calls between units.
   CudaWorkFinder Finder(MaxCallDepth, /*FollowSummaries=*/false);
   CudaEvidenceFinder Definite(Ctx, MaxCallDepth, /*FollowSummaries=*/false);
-  // The guard analysis of libtorch-unchecked-index's default options, which
-  // the check shares when it has them.
-  auto &Guards = FunctionContexts::of(Ctx).analysis<IndexGuardAnalysis>(
-      IndexGuardConfig{});
+  // The guard analysis of libtorch-unchecked-index's options in this unit
+  // (the defaults where the check did not run), the check's own.
+  FunctionContexts &Contexts = FunctionContexts::of(Ctx);
+  auto &Guards = Contexts.analysis<IndexGuardAnalysis>(
+      Contexts.analysis<IndexGuardOptions>().Config);
   IndexRangeAnalysis Ranges(Ctx, Guards, /*NoCallerIsUnbounded=*/false,
                             /*FollowSummaries=*/false);
   // Launches are in CUDA files only.

@@ -129,6 +129,18 @@ struct IndexGuardConfig {
   }
 };
 
+/// The guard configuration libtorch-unchecked-index analyses a translation
+/// unit with (FunctionContexts::analysis<IndexGuardOptions>()): the check
+/// records its own there, and the unit's project summary makes its index
+/// facts with the same (one guard analysis for both), so that an index a
+/// configured guard function checks in this unit is not said to go
+/// unchecked to another file's check. The default configuration until the
+/// check records one.
+struct IndexGuardOptions {
+  explicit IndexGuardOptions(clang::ASTContext &) {}
+  IndexGuardConfig Config;
+};
+
 class IndexGuardAnalysis;
 
 /// The guard analysis of one function: its CFG (with every expression an

@@ -335,8 +335,11 @@ bool isDeclaredElsewhere(const clang::FunctionDecl *FD);
 /// The summaries of the user functions with external linkage that \p Ctx
 /// defines, each from this translation unit alone: CUDA work within
 /// \p MaxCallDepth calls of the unit, values from outside the program
-/// that it returns, and the calls that leave it. A unit
-/// that does not compile says nothing (no functions). Asked is left empty.
+/// that it returns, and the calls that leave it; the index facts with the
+/// guard options libtorch-unchecked-index recorded for the unit
+/// (IndexGuardOptions; the defaults where it did not run, so a summary made
+/// after the checks). A unit that does not compile says nothing (no
+/// functions). Asked is left empty.
 TranslationUnitSummary summarizeTranslationUnit(clang::ASTContext &Ctx,
                                                 unsigned MaxCallDepth);
 
