@@ -52,7 +52,9 @@ KernelLaunchAnalysis::Impl::sizeRead(const Expr *E) const {
   if (!V)
     return std::nullopt;
   NonZero::Size S{*V, MC->getMethodDecl()->getName().str(), {}};
-  if (MC->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(MC->getArg(0)))
+  // `t.size(1)`: the first argument, when written (a default one is the
+  // form without it).
+  if (!peel::noWrittenArgs(MC))
     return WithDim(S, MC->getArg(0));
   return S;
 }
